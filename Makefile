@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+# The asm-generic series: thin entry points, the work lives in scripts/.
+# make help lists the targets.
+
+OUT  ?= $(CURDIR)/out
+BASE ?= $(shell awk '!/^\#/ && NF { v = $$2; sub(/-[^-]*$$/, "", v); print v; exit }' scripts/baselines)
+export OUT BASE
+
+Q ?=
+
+.PHONY: all deps tree push pop top refresh applied lint export check help
+
+all: tree
+
+deps:
+	@scripts/deps
+
+tree:
+	@scripts/tree
+
+push:
+	@scripts/push $(Q)
+
+pop:
+	@scripts/q pop $(Q)
+
+top:
+	@scripts/q top
+
+refresh:
+	@scripts/q refresh $(Q)
+
+applied:
+	@scripts/q applied
+
+lint:
+	@scripts/lint
+
+export:
+	@scripts/export
+
+check:
+	@prove -v tests/
+
+help:
+	@echo 'make [all]       fetch the baseline $(BASE), apply the series ($(OUT)/linux-$(BASE))'
+	@echo 'make deps        install the Debian packages (scripts/packages)'
+	@echo 'make tree        the same as make all; BASE=6.12.117 picks another baseline'
+	@echo 'make push|pop    quilt push/pop in the tree (Q="-a" or Q=PATCH for more)'
+	@echo 'make top|applied|refresh   quilt top, applied, refresh'
+	@echo 'make lint        series, headers, fuzz-free apply, checkpatch --strict'
+	@echo 'make export      git repository and format-patch mails under $(OUT)/export'
+	@echo 'make check       the tests (prove tests/)'
