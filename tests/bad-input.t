@@ -8,7 +8,7 @@ mini_setup
 M="make -s -C $REPO"
 deb=$OUT/dl/linux-source-9.9_9.9.1-1_all.deb
 
-plan 15
+plan 16
 
 # A corrupt download: clear error, nothing unpacked, the file kept.
 cp "$deb" "$TMP/good.deb"
@@ -59,4 +59,10 @@ like "$out" "'quilt' not found: install the Debian package 'quilt'" "a missing q
 # A baseline the pins do not know.
 out=$(BASE=9.9.7 scripts/fetch-baseline 2>&1) && rc=0 || rc=$?
 like "$out" "9.9.7 is not pinned" "an unpinned baseline is refused with what to do"
+
+# A pinned baseline that the archive no longer has: say so, list what it has.
+echo "linux-source-6.12 6.12.99-1~deb12u1 0000000000000000000000000000000000000000000000000000000000000000" >> "$BASELINES"
+out=$(BASE=6.12.99 scripts/fetch-baseline 2>&1) && rc=0 || rc=$?
+like "$out" "6.12.99-1~deb12u1 cannot be downloaded .*offers: .*6\.12\.118" \
+	"a pinned version gone from the archive is named, with the versions offered"
 done_testing
