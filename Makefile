@@ -40,6 +40,7 @@ export:
 	@scripts/export
 
 check:
+	@scripts/fetch-baseline
 	@prove -v tests/
 
 help:
