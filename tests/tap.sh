@@ -81,6 +81,24 @@ like() {
 	fi
 }
 
+# am_matches_tree: make export, git am its mails onto a checkout of the
+# baseline commit, and compare the result with $TREE byte for byte.
+am_matches_tree() {
+	make -s -C "$REPO" export >/dev/null 2>&1 || return 1
+	_g=$OUT/export/$BASE/git
+	git --git-dir="$_g" worktree prune
+	rm -rf "$TMP/am"
+	git --git-dir="$_g" worktree add -q --detach "$TMP/am" "baseline-$BASE" || return 1
+	set -- "$OUT/export/$BASE/mbox"/00[0-9][1-9]-*.patch
+	if [ -f "$1" ]; then
+		(cd "$TMP/am" && git -c user.name=t -c user.email=t@t am -q "$@") || return 1
+	fi
+	_rc=0
+	diff -r --no-dereference -x .pc -x .git "$TMP/am" "$TREE" || _rc=1
+	git --git-dir="$_g" worktree remove --force "$TMP/am" 2>/dev/null || true
+	return $_rc
+}
+
 done_testing() {
 	[ "$T_FAIL" -eq 0 ]
 }
