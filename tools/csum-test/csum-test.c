@@ -18,14 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef uint32_t (*csum_fn)(const void *buff, int len, uint32_t sum);
-typedef uint16_t (*ipcsum_fn)(const void *iph, unsigned int ihl);
-
-#define DECLARE(v)							\
-	uint32_t v##_csum_partial(const void *, int, uint32_t)		\
-		__attribute__((__weak__));				\
-	uint16_t v##_ip_fast_csum(const void *, unsigned int)		\
-		__attribute__((__weak__))
+#include "../csum-bench/variants.h"
 
 DECLARE(gen612);
 DECLARE(new);
