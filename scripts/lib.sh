@@ -13,7 +13,11 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-$REPO/out}
 case $OUT in /*) ;; *) OUT=$(pwd)/$OUT ;; esac
 BASELINES=${BASELINES:-$REPO/scripts/baselines}
-BASE=${BASE:-$(awk '!/^#/ && NF { v = $2; sub(/-[^-]*$/, "", v); print v; exit }' "$BASELINES")}
+# default_base: the baseline the series is kept on (the first pinned line).
+default_base() {
+	awk '!/^#/ && NF { v = $2; sub(/-[^-]*$/, "", v); print v; exit }' "$BASELINES"
+}
+BASE=${BASE:-$(default_base)}
 DL=$OUT/dl
 SRC=$OUT/src/$BASE
 TREE=${TREE:-$OUT/linux-$BASE}
