@@ -8,7 +8,7 @@ export OUT BASE
 
 Q ?=
 
-.PHONY: all deps tree push pop top refresh applied lint export check help
+.PHONY: all deps tree push pop top refresh applied lint export results check help
 
 all: tree
 
@@ -39,6 +39,9 @@ lint:
 export:
 	@scripts/export
 
+results:
+	@scripts/results $(RECORD)
+
 check:
 	@scripts/fetch-baseline
 	@prove -v tests/
@@ -51,4 +54,5 @@ help:
 	@echo 'make top|applied|refresh   quilt top, applied, refresh'
 	@echo 'make lint        series, headers, fuzz-free apply, checkpatch --strict'
 	@echo 'make export      git repository and format-patch mails under $(OUT)/export'
+	@echo 'make results     results.json/.md/.html of the ci-series record $(OUT)/ci/$(BASE) (or RECORD=DIR)'
 	@echo 'make check       the tests (prove tests/)'
