@@ -2,14 +2,35 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/build-ci-series.t - scripts/ci-series walks the series step by step
 # and resumes: on the mini fixture series, with one target whose cross
-# compiler does not exist (so no kernel make runs; every build fails fast).
+# compiler does not exist (so no kernel make runs; every build fails fast),
+# and a last patch that adds arch/example, booted by a stub boot script.
 . "$(dirname "$0")/tap.sh"
 . "$T_DIR/mini.sh"
 
 command -v quilt >/dev/null 2>&1 || skip_all "no quilt"
 command -v flock >/dev/null 2>&1 || skip_all "no flock"
-plan 7
+plan 12
 mini_setup
+cat > "$TMP/patches/example-arch.patch" <<'EOP'
+Subject: [PATCH] example: a stand-in arch/example
+
+---
+--- /dev/null
++++ b/arch/example/Kconfig
+@@ -0,0 +1 @@
++config EXAMPLE
+EOP
+echo example-arch.patch >> "$QUILT_SERIES"
+# the boot script stub: says what it got, fails when BOOT_FAIL is set
+cat > "$TMP/boot" <<'EOB'
+#!/bin/sh
+[ "$1" = --log ] || exit 2
+echo "booting TREE=$TREE BUILD=$BUILD" > "$2"
+[ -z "${BOOT_FAIL:-}" ] || { echo "Kernel panic - not syncing: no init found" >> "$2"; exit 1; }
+echo "example: reached /init" >> "$2"
+EOB
+chmod +x "$TMP/boot"
+export BOOT_EXAMPLE="$TMP/boot"
 "$REPO/scripts/tree" > "$TMP/tree.log" 2>&1 || { cat "$TMP/tree.log"; exit 1; }
 mkdir -p "$TMP/configs"
 : > "$TMP/configs/base.config"
@@ -21,7 +42,7 @@ ci=$OUT/ci/$BASE
 npatch=$(series_patches | wc -l)
 
 fails "a failed build makes ci-series exit non-zero" "$REPO/scripts/ci-series"
-is "$(ls "$ci" | wc -l)" "$((npatch + 1))" "one step for the baseline and one per patch"
+is "$(ls -d "$ci"/[0-9][0-9][0-9]-*/ | wc -l)" "$((npatch + 1))" "one step for the baseline and one per patch"
 is "$(ls "$ci"/*/done | wc -l)" "$((npatch + 1))" "every step is marked done"
 first=$(series_patches | head -n 1)
 is "$(grep '^stage=' "$ci/001-$first/a.result")" "stage=toolchain" "the target's result is recorded per patch"
@@ -31,4 +52,16 @@ rm "$ci/001-$first/done"
 out=$("$REPO/scripts/ci-series" 2>&1)
 is "$(echo "$out" | grep -c '^  STEP')" 1 "a resumed run redoes only the unfinished step"
 is "$(cd "$TREE" && quilt applied 2>/dev/null | wc -l)" "1" "the tree is at that step's patch"
+
+last=$(printf '%03d-example-arch.patch' "$npatch")
+is "$(cat "$ci"/*/boot.result | grep -c '^status=')" 1 "only the step with arch/example boots"
+is "$(grep '^status=' "$ci/$last/boot.result"; cat "$ci/$last/boot.log")" "status=ok
+booting TREE=$TREE BUILD=$OUT/build/$BASE
+example: reached /init" "the boot script gets TREE, BUILD and --log; ok is recorded"
+like "$(cat "$ci/results.json" 2>&1)" '"boot": true' "a failed run still renders results.json, with the boot column"
+rm "$ci/$last/done"
+BOOT_FAIL=1 "$REPO/scripts/ci-series" > /dev/null 2>&1
+is "$(grep '^status=\|^first_error=' "$ci/$last/boot.result" | tr '\n' ' ')" \
+	"status=fail first_error=Kernel panic - not syncing: no init found " "a failed boot is recorded with its first error line"
+like "$(grep -o '<td[^>]*data-col="boot"[^>]*>' "$ci/results.html")" 'data-status="fail"' "results.html shows the failed boot"
 done_testing
