@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/mini.sh - a stand-in baseline for the workflow tests: builds
 # linux-source-9.9 9.9.1-1 as a .deb from tests/fixtures/mini/tree, pins it
-# in $TMP/baselines and points OUT, BASE, the series and the tree at $TMP,
+# in $TMP/baselines (mini_baseline pins more versions) and points OUT,
+# BASE, the series and the tree at $TMP,
 # so the tests run the real scripts quickly, offline, on a copy of the
 # fixture series they may change.  Source it after tap.sh.
 
@@ -15,19 +16,27 @@ mini_setup() {
 	QUILT_SERIES=$TMP/patches/series
 	export OUT BASE BASELINES TREE QUILT_PATCHES QUILT_SERIES
 	cp -a "$T_DIR/fixtures/mini/patches" "$TMP/patches"
-	mkdir -p "$TMP/pkg/usr/src" "$TMP/srcdir" "$OUT/dl"
-	cp -a "$T_DIR/fixtures/mini/tree" "$TMP/srcdir/linux-source-9.9"
-	tar -cJf "$TMP/pkg/usr/src/linux-source-9.9.tar.xz" -C "$TMP/srcdir" linux-source-9.9
-	mkdir -p "$TMP/pkg/DEBIAN"
-	cat > "$TMP/pkg/DEBIAN/control" <<-EOC
+	: > "$BASELINES"
+	mini_baseline 9.9.1 "$T_DIR/fixtures/mini/tree"
+}
+
+# mini_baseline VERSION DIR: one more stand-in baseline, linux-source-9.9
+# VERSION-1 made of the tree DIR, as a .deb in $OUT/dl, pinned in $BASELINES.
+mini_baseline() {
+	_p=$TMP/pkg-$1
+	rm -rf "$_p" "$TMP/srcdir"
+	mkdir -p "$_p/usr/src" "$TMP/srcdir" "$OUT/dl"
+	cp -a "$2" "$TMP/srcdir/linux-source-9.9"
+	tar -cJf "$_p/usr/src/linux-source-9.9.tar.xz" -C "$TMP/srcdir" linux-source-9.9
+	mkdir -p "$_p/DEBIAN"
+	cat > "$_p/DEBIAN/control" <<-EOC
 	Package: linux-source-9.9
-	Version: 9.9.1-1
+	Version: $1-1
 	Architecture: all
 	Maintainer: asm-generic series <series@example.org>
 	Description: stand-in kernel source for tests
 	EOC
-	dpkg-deb -Zxz --root-owner-group --build "$TMP/pkg" \
-		"$OUT/dl/linux-source-9.9_9.9.1-1_all.deb" >/dev/null
-	echo "linux-source-9.9 9.9.1-1 $(sha256sum "$OUT/dl/linux-source-9.9_9.9.1-1_all.deb" | cut -d' ' -f1)" \
-		> "$BASELINES"
+	_d=$OUT/dl/linux-source-9.9_$1-1_all.deb
+	dpkg-deb -Zxz --root-owner-group --build "$_p" "$_d" >/dev/null
+	echo "linux-source-9.9 $1-1 $(sha256sum "$_d" | cut -d' ' -f1)" >> "$BASELINES"
 }
