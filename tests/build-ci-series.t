@@ -9,7 +9,7 @@
 
 command -v quilt >/dev/null 2>&1 || skip_all "no quilt"
 command -v flock >/dev/null 2>&1 || skip_all "no flock"
-plan 12
+plan 13
 mini_setup
 cat > "$TMP/patches/example-arch.patch" <<'EOP'
 Subject: [PATCH] example: a stand-in arch/example
@@ -34,7 +34,7 @@ export BOOT_EXAMPLE="$TMP/boot"
 "$REPO/scripts/tree" > "$TMP/tree.log" 2>&1 || { cat "$TMP/tree.log"; exit 1; }
 mkdir -p "$TMP/configs"
 : > "$TMP/configs/base.config"
-echo "a x86 nosuch-linux-gnu- quick" > "$TMP/configs/targets"
+echo "a alpha nosuch-linux-gnu- quick" > "$TMP/configs/targets"
 : > "$TMP/configs/a.config"
 export CONFIGS="$TMP/configs" KBUILD_LOCK="$TMP/lock"
 unset KBUILD_LOCK_HELD TARGETS TIER SHARD
@@ -64,4 +64,8 @@ BOOT_FAIL=1 "$REPO/scripts/ci-series" > /dev/null 2>&1
 is "$(grep '^status=\|^first_error=' "$ci/$last/boot.result" | tr '\n' ' ')" \
 	"status=fail first_error=Kernel panic - not syncing: no init found " "a failed boot is recorded with its first error line"
 like "$(grep -o '<td[^>]*data-col="boot"[^>]*>' "$ci/results.html")" 'data-status="fail"' "results.html shows the failed boot"
+rm -rf "$TREE"
+rm "$ci/$last/done"
+"$REPO/scripts/ci-series" > /dev/null 2>&1
+is "$(cd "$TREE" 2>/dev/null && quilt applied 2>/dev/null | wc -l)" "$npatch" "with no tree it makes one, as on a fresh CI machine"
 done_testing

@@ -61,11 +61,14 @@ other 002-two.patch sparse skip warnings=0 files=
 other 002-two.patch boot ok seconds=7.5 first_error=
 touch "$rec/000-baseline/done" "$rec/001-one.patch/done" "$rec/002-two.patch/done"
 
-# Shard 2/2: x86, and the sparse runs.
+# Shard 2/2: x86, example (skipped until its arch is in), and the sparse runs.
 rec=$TMP/b
 info 2/2
 res 000-baseline x86 ok 20.0 0 0
+res 000-baseline example skip 0.1 0 0 'no arch/example in the tree'
 res 001-one.patch x86 ok 21.0 0 0
+res 001-one.patch example skip 0.1 0 0 'no arch/example in the tree'
+res 002-two.patch example ok 30.0 0 0
 other 001-one.patch checkpatch ok errors=0 warnings=0
 other 001-one.patch sparse ok warnings=1 files=a.c
 res 002-two.patch x86 fail 1.5 0 0
@@ -135,7 +138,7 @@ class Page(HTMLParser):
 
 p = Page()
 p.feed(open(sys.argv[2]).read())
-got = [(c["step"], c["col"], c["status"], c["href"], c["title"] if c["status"] == "fail" else "", c["err"])
+got = [(c["step"], c["col"], c["status"], c["href"], c["title"] if c["err"] else "", c["err"])
        for c in p.cells]
 bad = 0
 for c in p.cells:
@@ -209,12 +212,14 @@ out=$("$REPO/scripts/merge-results" -o "$m" "$TMP/a" "$TMP/b" 2>&1)
 is "$?" 0 "merge-results merges the two shards"
 like "$out" "2 records into $m/results.html" "it says where the merged page is"
 is "$(python3 "$TMP/cells.py" "$m/results.json" | grep -v '^000\|^003')" "001-one.patch alpha ok 001-one.patch/alpha.log | 
+001-one.patch example skip 001-one.patch/example.log | no arch/example in the tree
 001-one.patch mips fail 001-one.patch/mips.log | arch/mips/x.c:1:2: error: \"FOO\" <undeclared> & \\gone
 001-one.patch x86 ok 001-one.patch/x86.log | 
 001-one.patch checkpatch ok 001-one.patch/checkpatch.log | 
 001-one.patch sparse ok 001-one.patch/sparse.log | 
 001-one.patch boot none - |
 002-two.patch alpha fail 002-two.patch/alpha.log | make[2]: *** [scripts/Makefile.build:1: x.o] Error 1
+002-two.patch example ok 002-two.patch/example.log | 
 002-two.patch mips ok 002-two.patch/mips.log | 
 002-two.patch x86 fail 002-two.patch/x86.log | configs/x86.config: CONFIG_FOO dropped by Kconfig: requested CONFIG_FOO=y, .config has it unset (a dependency is missing)
 002-two.patch checkpatch fail 002-two.patch/checkpatch.log | ERROR: trailing whitespace
