@@ -11,7 +11,7 @@
 command -v quilt >/dev/null 2>&1 || skip_all "no quilt"
 command -v objdump >/dev/null 2>&1 || skip_all "no objdump"
 command -v cc >/dev/null 2>&1 || skip_all "no cc"
-plan 12
+plan 14
 
 CC_=$REPO/scripts/codegen-compare
 F=$TMP/tree
@@ -95,8 +95,12 @@ rc=$?
 is "$rc" 1 "a patch that changes a value: exit 1"
 like "$out" '^\[ 1/1\] beta +DIFFERS +[0-9]+ of [0-9]+ lines' "and beta is reported DIFFERS"
 like "$(cat "$TMP/cg/beta.diff")" '^>.*0x6' "the diff of the disassembly shows the new value"
-like "$("$CC_" --patch generic-gen.patch alpha beta 2>&1)" '\[ 1/2\] alpha +same.*
+out=$("$CC_" --patch generic-gen.patch alpha beta 2>&1)
+like "$out" '\[ 1/2\] alpha +same.*
 \[ 2/2\] beta +DIFFERS' "named targets: each its own line"
+like "$out" 'BUILD +beta before' "a before folder left at the patch itself is built again"
+is "$(echo "$out" | grep -c 'alpha before')" 0 \
+	"the before folder the previous patch left is used as it is"
 like "$("$CC_" 2>&1)" '^\[ 1/1\] gamma +same +1 objects \(both builds fail' \
 	"default patch: the topmost; both builds failing alike: the objects are compared"
 is "$(cat "$F/.pc/applied-patches" | tr '\n' ' ')" \
