@@ -39,6 +39,9 @@ lint:
 export:
 	@scripts/export
 
+rebase:
+	@scripts/rebase $(if $(CONTINUE),--continue)
+
 results:
 	@scripts/results $(RECORD)
 
@@ -54,5 +57,6 @@ help:
 	@echo 'make top|applied|refresh   quilt top, applied, refresh'
 	@echo 'make lint        series, headers, fuzz-free apply, checkpatch --strict'
 	@echo 'make export      git repository and format-patch mails under $(OUT)/export'
+	@echo 'make rebase BASE=V   move the series onto V, classify and refresh (CONTINUE=1)'
 	@echo 'make results     results.json/.md/.html of the ci-series record $(OUT)/ci/$(BASE) (or RECORD=DIR)'
 	@echo 'make check       the tests (prove tests/)'
