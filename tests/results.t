@@ -49,7 +49,7 @@ info 1/2
 res 000-baseline alpha ok 10.5 0 0
 res 000-baseline mips ok 11.0 1 0
 res 001-one.patch alpha ok 3.2 3 2
-res 001-one.patch mips fail 2.0 1 0 'arch/mips/x.c:1:2: error: "FOO" <undeclared> & \gone'
+res 001-one.patch mips fail 2.0 1 0 '/elsewhere/linux/arch/mips/x.c:1:2: error: "FOO" <undeclared> & \gone'
 other 001-one.patch checkpatch ok errors=0 warnings=0
 other 001-one.patch sparse skip warnings=0 files=
 res 002-two.patch alpha fail 4.0 0 0
