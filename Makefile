@@ -8,7 +8,7 @@ export OUT BASE
 
 Q ?=
 
-.PHONY: all deps tree push pop top refresh applied lint export results check help
+.PHONY: all deps tree push pop top refresh applied lint export results check help rebase nightly
 
 all: tree
 
@@ -42,6 +42,9 @@ export:
 rebase:
 	@scripts/rebase $(if $(CONTINUE),--continue)
 
+nightly:
+	@scripts/nightly
+
 results:
 	@scripts/results $(RECORD)
 
@@ -58,5 +61,6 @@ help:
 	@echo 'make lint        series, headers, fuzz-free apply, checkpatch --strict'
 	@echo 'make export      git repository and format-patch mails under $(OUT)/export'
 	@echo 'make rebase BASE=V   move the series onto V, classify and refresh (CONTINUE=1)'
+	@echo 'make nightly     rebase a copy onto the newest baseline offered, quick build, dated report'
 	@echo 'make results     results.json/.md/.html of the ci-series record $(OUT)/ci/$(BASE) (or RECORD=DIR)'
 	@echo 'make check       the tests (prove tests/)'
