@@ -8,7 +8,7 @@ export OUT BASE
 
 Q ?=
 
-.PHONY: all deps tree push pop top refresh applied lint export results check help rebase nightly
+.PHONY: all deps tree push pop top refresh applied lint export results check help rebase nightly submit-check
 
 all: tree
 
@@ -45,6 +45,9 @@ rebase:
 nightly:
 	@scripts/nightly
 
+submit-check:
+	@scripts/submit-check
+
 results:
 	@scripts/results $(RECORD)
 
@@ -62,5 +65,6 @@ help:
 	@echo 'make export      git repository and format-patch mails under $(OUT)/export'
 	@echo 'make rebase BASE=V   move the series onto V, classify and refresh (CONTINUE=1)'
 	@echo 'make nightly     rebase a copy onto the newest baseline offered, quick build, dated report'
+	@echo 'make submit-check   the export as mailed: checkpatch, a build of each commit, recipients, b4 am'
 	@echo 'make results     results.json/.md/.html of the ci-series record $(OUT)/ci/$(BASE) (or RECORD=DIR)'
 	@echo 'make check       the tests (prove tests/)'
