@@ -24,7 +24,7 @@ plan 17
 out=$($M submit-check 2>&1) && rc=0 || rc=$?
 is "$rc" 0 "make submit-check passes on the fixture series"
 like "$out" "BASE +base-commit: [0-9a-f]{40} \(baseline-9.9.3\)" "the cover letter has the base-commit line"
-like "$out" "\[2/2\] checkpatch +ok +\[PATCH 2/2\] beta" "checkpatch runs on each mail"
+like "$out" "\[2/2\] checkpatch +ok +beta: use" "checkpatch runs on each mail"
 g=$OUT/export/9.9.3/git
 is "$(cat "$TMP/built")" "$(git --git-dir="$g" log --reverse --format='%s %H' baseline-9.9.3..series)" \
 	"the build ran on each commit, in order, with the commit checked out"
