@@ -11,7 +11,7 @@
 command -v quilt >/dev/null 2>&1 || skip_all "no quilt"
 command -v objdump >/dev/null 2>&1 || skip_all "no objdump"
 command -v cc >/dev/null 2>&1 || skip_all "no cc"
-plan 14
+plan 17
 
 CC_=$REPO/scripts/codegen-compare
 F=$TMP/tree
@@ -110,4 +110,9 @@ fails "an unknown target is an error" "$CC_" --patch alpha-comment.patch zeta
 (cd "$F" && quilt --quiltrc "$REPO/scripts/quiltrc" pop -q >/dev/null 2>&1)
 like "$("$CC_" --patch gamma-touch.patch 2>&1)" "gamma-touch.patch is not applied in .*: push it first" \
 	"a patch that is not applied is an error naming the fix"
+check "--before builds the folders before a patch not applied yet" "$CC_" --before --patch gamma-touch.patch
+"$REPO/scripts/push" > /dev/null 2>&1
+out=$("$CC_" 2>&1)
+like "$out" '^\[ 1/1\] gamma +same' "the patch pushed: same"
+is "$(echo "$out" | grep -c 'gamma before')" 0 "and the folders --before built are used as they are"
 done_testing
