@@ -64,7 +64,7 @@ git -C "$QUILT_PATCHES" init -q
 git -C "$QUILT_PATCHES" add .
 git -C "$QUILT_PATCHES" -c user.name=t -c user.email=t@t commit -q -m series
 
-plan 37
+plan 39
 
 # Uncommitted changes in patches/ are refused; nothing is touched.
 echo "+more notes" >> "$QUILT_PATCHES/notes.patch"
@@ -130,6 +130,15 @@ like "$js" '"clean": 1, "offset": 1, "fuzz": 1, "conflict": 1, "not_reached": 0,
 	"one of each, three refreshed"
 like "$(cat "$QUILT_PATCHES/hz.patch")" '^\+#define HZ 250' "the resolution is in patches/hz.patch"
 like "$($M rebase BASE=9.9.2 2>&1)" "nothing to do" "a re-run of a finished rebase does nothing"
+
+# A working tree is never taken over, even with nothing applied.
+TREE=$OUT/linux-9.9.1 $M tree > /dev/null 2>&1
+TREE=$OUT/linux-9.9.1 $M pop Q=-a > /dev/null 2>&1
+out=$(TREE=$OUT/linux-9.9.1 FROM=9.9.1 scripts/rebase 9.9.1 2>&1) && rc=0 || rc=$?
+like "$rc $(echo $out)" "^1 .*linux-9.9.1 exists and is not a rebase in progress" \
+	"rebase refuses an existing working tree that has nothing applied"
+is "$(ls -A "$OUT/linux-9.9.1/.pc" | grep -c 'applied-patches\|rebase'; ls -A "$OUT/linux-9.9.1" | grep -c '^.rebase$')" "0
+0" "and leaves it as it was"
 
 # A rebase killed part way resumes to the result of one run straight
 # through: the same patches, report and tree.
