@@ -31,7 +31,7 @@ M="make -s -C $REPO"
 builds() { wc -l < "$NIGHTLY_OUT/builds" 2>/dev/null | tr -d ' ' || echo 0; }
 reports() { ls "$NIGHTLY_OUT/reports/" 2>/dev/null | grep -c "[0-9]\.md$" || :; }
 
-plan 16
+plan 18
 
 out=$($M nightly 2>&1) && rc=0 || rc=$?
 is "$rc" 0 "make nightly succeeds"
@@ -58,8 +58,17 @@ NIGHTLY_BUILD='echo "$TREE" >> "$NIGHTLY_OUT/builds"; exit 1' $M nightly > "$TMP
 is "$rc $(builds)" "2 2" "after a patch changed the nightly runs again, and a failed build fails it"
 like "$(cat "$NIGHTLY_OUT/latest.md")" "Build \(TIER=quick\): \*\*failed\*\*" "the report says the build failed"
 
+# A newest version the series conflicts with: the job fails, builds nothing.
+cp -a "$T_DIR/fixtures/mini/tree" "$TMP/v3"
+sed -i 's/HZ 100/HZ 1000/' "$TMP/v3/arch/alpha/include/asm/param.h"
+mini_baseline 9.9.3 "$TMP/v3"
+out=$(OFFERED="9.9.3-1 9.9.2-1" $M nightly 2>&1) && rc=0 || rc=$?
+is "$rc $(builds)" "2 2" "a conflict on the newest version fails the nightly, nothing is built"
+like "$(tr "\n" " " < "$NIGHTLY_OUT/latest.md")" "Rebase: \*\*conflict\*\*.*resolve it for real with 'make rebase BASE=9.9.3'" \
+	"the report says so, and how to resolve it"
+
 # A newer version that is not pinned: say what to do.
-out=$(OFFERED="9.9.3-1 9.9.2-1" scripts/nightly 2>&1) && rc=0 || rc=$?
-like "$rc $(echo $out)" "^1 .*9.9.3-1, not pinned .*fetch-baseline --pin 9.9.3" "an unpinned newest version is named, with the fix"
+out=$(OFFERED="9.9.4-1 9.9.3-1" scripts/nightly 2>&1) && rc=0 || rc=$?
+like "$rc $(echo $out)" "^1 .*9.9.4-1, not pinned .*fetch-baseline --pin 9.9.4" "an unpinned newest version is named, with the fix"
 is "$(builds)" 2 "and nothing is built"
 done_testing
