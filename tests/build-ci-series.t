@@ -9,7 +9,7 @@
 
 command -v quilt >/dev/null 2>&1 || skip_all "no quilt"
 command -v flock >/dev/null 2>&1 || skip_all "no flock"
-plan 13
+plan 14
 mini_setup
 cat > "$TMP/patches/example-arch.patch" <<'EOP'
 Subject: [PATCH] example: a stand-in arch/example
@@ -32,6 +32,10 @@ EOB
 chmod +x "$TMP/boot"
 export BOOT_EXAMPLE="$TMP/boot"
 "$REPO/scripts/tree" > "$TMP/tree.log" 2>&1 || { cat "$TMP/tree.log"; exit 1; }
+# a checkpatch that finds one thing in every patch
+mkdir -p "$TREE/scripts"
+printf '#!/bin/sh\necho "CHECK: one"\necho "WARNING: two"\necho "total: 0 errors, 1 warnings, 1 checks"\nexit 1\n' > "$TREE/scripts/checkpatch.pl"
+chmod +x "$TREE/scripts/checkpatch.pl"
 mkdir -p "$TMP/configs"
 : > "$TMP/configs/base.config"
 echo "a alpha nosuch-linux-gnu- quick" > "$TMP/configs/targets"
@@ -47,6 +51,8 @@ is "$(ls "$ci"/*/done | wc -l)" "$((npatch + 1))" "every step is marked done"
 first=$(series_patches | head -n 1)
 is "$(grep '^stage=' "$ci/001-$first/a.result")" "stage=toolchain" "the target's result is recorded per patch"
 is "$(grep '^new_warnings=' "$ci/001-$first/a.result")" "new_warnings=0" "new warnings since the previous step are recorded"
+is "$(grep '^status=\|^first_error=' "$ci/001-$first/checkpatch.result" | tr '\n' ' ')" "status=fail first_error=CHECK: one " \
+	"checkpatch's first complaint is recorded"
 
 rm "$ci/001-$first/done"
 out=$("$REPO/scripts/ci-series" 2>&1)
