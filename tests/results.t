@@ -1,15 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # tests/results.t - scripts/results and scripts/merge-results on fixture
-# record folders of two shards (three patches, three targets, ok, failed
-# and new-warning cells; no kernel build): results.json and results.md
+# record folders of two shards (four patches, four targets, ok, failed,
+# skipped and new-warning cells, a patch that does not apply; no kernel
+# build): results.json and results.md
 # hold what the records say, and results.html, rendered by headless
 # Chromium, has every cell of results.json with its status, log link and
 # first error line.  Conflicting or mismatched shards are refused.
 . "$(dirname "$0")/tap.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "no python3 (make deps)"
-plan 27
+plan 28
 
 # res STEP TARGET STATUS SECONDS WARNINGS NEW_WARNINGS [FIRST_ERROR]:
 # a build result as ci-series records it, with a one-line log.
@@ -40,10 +41,10 @@ other() {
 }
 info() { # SHARD
 	mkdir -p "$rec"
-	printf 'base=9.9.1\nseries=one.patch two.patch three.patch\nshard=%s\ntier=\ntargets=\n' "$1" > "$rec/info"
+	printf 'base=9.9.1\nseries=one.patch two.patch three.patch four.patch\nshard=%s\ntier=\ntargets=\n' "$1" > "$rec/info"
 }
 
-# Shard 1/2: alpha and mips; step 003 did not run.
+# Shard 1/2: alpha and mips; patch three does not apply, four is not run.
 rec=$TMP/a
 info 1/2
 res 000-baseline alpha ok 10.5 0 0
@@ -60,6 +61,7 @@ echo 'ERROR: trailing whitespace' > "$rec/002-two.patch/checkpatch.log"
 other 002-two.patch sparse skip warnings=0 files=
 other 002-two.patch boot ok seconds=7.5 first_error=
 touch "$rec/000-baseline/done" "$rec/001-one.patch/done" "$rec/002-two.patch/done"
+mkdir -p "$rec/003-three.patch" && echo status=fail > "$rec/003-three.patch/push.result"
 
 # Shard 2/2: x86, example (skipped until its arch is in), and the sparse runs.
 rec=$TMP/b
@@ -78,6 +80,7 @@ echo 'ERROR: trailing whitespace' > "$rec/002-two.patch/checkpatch.log"
 other 002-two.patch sparse ok warnings=0 'files=b.c c.c'
 other 002-two.patch boot ok seconds=7.5 first_error=
 touch "$rec/000-baseline/done" "$rec/001-one.patch/done" "$rec/002-two.patch/done"
+mkdir -p "$rec/003-three.patch" && echo status=fail > "$rec/003-three.patch/push.result"
 
 # cells JSON: one line per cell of results.json, "STEP COLUMN STATUS LOG
 # | FIRST_ERROR" (none and - for a null cell or log); stops on bad JSON.
@@ -178,25 +181,33 @@ is "$(python3 "$TMP/cells.py" "$TMP/a/results.json")" "000-baseline alpha ok 000
 002-two.patch checkpatch fail 002-two.patch/checkpatch.log | ERROR: trailing whitespace
 002-two.patch sparse skip 002-two.patch/sparse.log | 
 002-two.patch boot ok 002-two.patch/boot.log | 
-003-three.patch alpha notrun - | 
-003-three.patch mips notrun - | 
+003-three.patch alpha skip - | the patch does not apply
+003-three.patch mips skip - | the patch does not apply
 003-three.patch checkpatch none - |
 003-three.patch sparse none - |
-003-three.patch boot none - |" "results.json: every cell's status, relative log and first error line"
+003-three.patch boot none - |
+004-four.patch alpha notrun - | 
+004-four.patch mips notrun - | 
+004-four.patch checkpatch none - |
+004-four.patch sparse none - |
+004-four.patch boot none - |" "results.json: every cell's status, relative log and first error line"
 is "$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); s = r["steps"][1]["targets"]["alpha"]
 print(r["baseline"], r["series"], r["targets"], s["wall"], s["warnings"], s["new_warnings"], r["summary"])' "$TMP/a/results.json")" \
-	"9.9.1 ['one.patch', 'two.patch', 'three.patch'] ['alpha', 'mips'] 3.2 3 2 {'ok': 6, 'fail': 3, 'skip': 2, 'notrun': 2}" \
+	"9.9.1 ['one.patch', 'two.patch', 'three.patch', 'four.patch'] ['alpha', 'mips'] 3.2 3 2 {'ok': 6, 'fail': 3, 'skip': 4, 'notrun': 2}" \
 	"results.json: baseline, series, targets, wall time, warnings, new warnings, summary"
 is "$(sed -n '/^| [0-9]/p' "$TMP/a/results.md")" "| 0 | baseline | ok | ok |   |   |   |
 | 1 | one.patch | ok +2w | **FAIL** | ok | skip |   |
 | 2 | two.patch | **FAIL** | ok | **FAIL** | skip | ok |
-| 3 | three.patch | - | - |   |   |   |" "results.md: the patch-by-target table"
+| 3 | three.patch (**does not apply**) | skip | skip |   |   |   |
+| 4 | four.patch | - | - |   |   |   |" "results.md: the patch-by-target table"
 like "$(cat "$TMP/a/results.md")" '^- 002-two.patch, alpha: `make\[2\]: \*\*\* .*` \(\[log\]\(002-two.patch/alpha.log\)\)$' \
 	"results.md: the failures with first error line and log"
 render "$TMP/a/results.html" > "$TMP/a.dom"
 check "Chromium renders results.html" test -s "$TMP/a.dom"
 check "the page's cells are results.json's: status, log link, first error" python3 "$TMP/dom.py" "$TMP/a/results.json" "$TMP/a.dom"
 like "$(cat "$TMP/a.dom")" 'class="ok warn"' "a cell with new warnings is marked"
+like "$(cat "$TMP/a.dom")" '<tr data-step="003-three.patch" class="noapply"><th>3</th><th class="patch">three.patch \(does not apply\)</th>' \
+	"a patch that does not apply is marked in its row"
 like "$(cat "$TMP/a/results.html")" 'title="arch/mips/x.c:1:2: error: &quot;FOO&quot; &lt;undeclared&gt; &amp; \\gone"' \
 	"the first error line is escaped in the cell's title"
 fails "the page needs no script and no other file" grep -Eiq '<script|<link|src=|https?:' "$TMP/a/results.html"
@@ -211,7 +222,7 @@ m=$TMP/merged
 out=$("$REPO/scripts/merge-results" -o "$m" "$TMP/a" "$TMP/b" 2>&1)
 is "$?" 0 "merge-results merges the two shards"
 like "$out" "2 records into $m/results.html" "it says where the merged page is"
-is "$(python3 "$TMP/cells.py" "$m/results.json" | grep -v '^000\|^003')" "001-one.patch alpha ok 001-one.patch/alpha.log | 
+is "$(python3 "$TMP/cells.py" "$m/results.json" | grep -v '^000\|^003\|^004')" "001-one.patch alpha ok 001-one.patch/alpha.log | 
 001-one.patch example skip 001-one.patch/example.log | no arch/example in the tree
 001-one.patch mips fail 001-one.patch/mips.log | arch/mips/x.c:1:2: error: \"FOO\" <undeclared> & \\gone
 001-one.patch x86 ok 001-one.patch/x86.log | 
@@ -226,7 +237,7 @@ is "$(python3 "$TMP/cells.py" "$m/results.json" | grep -v '^000\|^003')" "001-on
 002-two.patch sparse ok 002-two.patch/sparse.log | 
 002-two.patch boot ok 002-two.patch/boot.log | " "the merged matrix has every shard's targets; sparse comes from the shard that ran it"
 is "$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print([s["done"] for s in r["steps"]], r["steps"][2]["sparse"]["files"])' "$m/results.json")" \
-	"[True, True, True, False] ['b.c', 'c.c']" "steps done in every shard are done"
+	"[True, True, True, False, False] ['b.c', 'c.c']" "steps done in every shard are done"
 render "$m/results.html" > "$TMP/m.dom"
 check "the merged page's cells are its results.json's" python3 "$TMP/dom.py" "$m/results.json" "$TMP/m.dom"
 check "merging again rewrites the earlier merge" "$REPO/scripts/merge-results" -o "$m" "$TMP/a" "$TMP/b"
