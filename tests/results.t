@@ -240,7 +240,8 @@ is "$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print([s["
 	"[True, True, True, False, False] ['b.c', 'c.c']" "steps done in every shard are done"
 render "$m/results.html" > "$TMP/m.dom"
 check "the merged page's cells are its results.json's" python3 "$TMP/dom.py" "$m/results.json" "$TMP/m.dom"
-check "merging again rewrites the earlier merge" "$REPO/scripts/merge-results" -o "$m" "$TMP/a" "$TMP/b"
+check "merging again rewrites the earlier merge (records named by their results.json)" \
+	"$REPO/scripts/merge-results" -o "$m" "$TMP/a/results.json" "$TMP/b"
 like "$("$REPO/scripts/merge-results" -o "$TMP/only-a" "$TMP/a" 2>&1)" "warning: shards missing: 2/2" "a missing shard is named"
 
 # what is refused
