@@ -6,8 +6,8 @@
 . "$(dirname "$0")/tap.sh"
 
 command -v flock >/dev/null 2>&1 || skip_all "no flock"
-plan 8
-mkdir -p "$TMP/configs"
+plan 10
+mkdir -p "$TMP/configs" "$TMP/arch/x86"
 : > "$TMP/configs/base.config"
 for t in e d c b a; do
 	echo "$t x86 nosuch-linux-gnu- full" >> "$TMP/configs/targets"
@@ -33,4 +33,9 @@ fails "a failed target makes it exit non-zero" env TARGETS=a "$ba"
 like "$(TARGETS=a "$ba" 2>&1)" "gcc-nosuch-linux-gnu" "the missing compiler's package is named"
 like "$(TARGETS="a c" "$ba" 2>&1)" "0/2 ok .*failed: a c" "the summary lists the failures"
 fails "an unknown target is an error" env TARGETS=zz "$ba"
+# A target whose arch the tree does not have (yet) is skipped, not failed.
+echo "z nosuch nosuch-linux-gnu- full" >> "$TMP/configs/targets"
+: > "$TMP/configs/z.config"
+check "a target without arch/ARCH in the tree is skipped, exit 0" env TARGETS=z "$ba"
+like "$(TARGETS="z a" "$ba" 2>&1)" "0/2 ok .*skipped: z, failed: a" "the summary lists skips apart from failures"
 done_testing
