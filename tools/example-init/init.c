@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * init.c: the /init of arch/example's initramfs.  It checks, one line
+ * each, that a no-MMU kernel gives userspace the canonical system
+ * calls: write, openat/read (/proc), getpid, vfork + execve + wait4,
+ * rt_sigaction with a delivered signal that returns, clock_gettime and
+ * nanosleep.  Every line starts "EXAMPLE-INIT:", every check prints
+ * "ok" or "FAIL"; scripts/boot-example reads them from the console.
+ * At the end it powers the machine off (QEMU exits 0), or, when a
+ * check failed, exits, and the kernel panics.
+ */
+#include "sys.h"
+
+#define AT_FDCWD		-100
+#define O_RDONLY		0
+#define SIGUSR1			10
+#define SIGCHLD			17
+#define SA_SIGINFO		4
+#define CLONE_VM		0x00000100
+#define CLONE_VFORK		0x00004000
+#define CLOCK_MONOTONIC		1
+#define P_PID			1
+#define WEXITED			4
+
+struct ts {
+	long long sec;
+	long long nsec;
+};
+
+struct ksigaction {
+	void (*handler)(int, void *, void *);
+	unsigned long flags;
+	unsigned long long mask;
+};
+
+static int failed;
+static volatile int signals;
+static volatile int signo_seen;
+
+static void check(int ok, const char *what)
+{
+	say("EXAMPLE-INIT: ");
+	say(what);
+	say(ok ? ": ok\n" : ": FAIL\n");
+	if (!ok)
+		failed = 1;
+}
+
+static int has(const char *s, const char *sub)
+{
+	ulong n = slen(sub), i, j;
+
+	for (i = 0; s[i]; i++) {
+		for (j = 0; j < n && s[i + j] == sub[j]; j++)
+			;
+		if (j == n)
+			return 1;
+	}
+	return 0;
+}
+
+/* The first line of a /proc file that contains key, printed. */
+static int show_proc(const char *path, const char *key)
+{
+	static char buf[4096];
+	long fd, n, i, start = 0;
+
+	fd = sys4(__NR_openat, AT_FDCWD, path, O_RDONLY, 0);
+	if (fd < 0)
+		return 0;
+	n = sys3(__NR_read, fd, buf, sizeof(buf) - 1);
+	sys1(__NR_close, fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	for (i = 0; i <= n; i++) {
+		if (buf[i] != '\n' && buf[i])
+			continue;
+		buf[i] = 0;
+		if (has(buf + start, key)) {
+			say("EXAMPLE-INIT: ");
+			say(path);
+			say(": ");
+			say(buf + start);
+			say("\n");
+			return 1;
+		}
+		start = i + 1;
+	}
+	return 0;
+}
+
+static void on_usr1(int sig, void *info, void *uc)
+{
+	signo_seen = *(int *)info;	/* si_signo */
+	signals++;
+}
+
+/*
+ * vfork, then execve in the child: the child runs on the parent's
+ * stack until execve, so both calls are in one piece of assembly.
+ */
+static long vfork_exec(const char *path, char **argv, char **envp)
+{
+	register ulong a0 __asm__("a0") = CLONE_VM | CLONE_VFORK | SIGCHLD;
+	register ulong a1 __asm__("a1") = 0;
+	register ulong a2 __asm__("a2") = 0;
+	register ulong a3 __asm__("a3") = 0;
+	register ulong a4 __asm__("a4") = 0;
+	register ulong a7 __asm__("a7") = __NR_clone;
+	register ulong s1 __asm__("s1") = (ulong)path;
+	register ulong s2 __asm__("s2") = (ulong)argv;
+	register ulong s3 __asm__("s3") = (ulong)envp;
+
+	__asm__ __volatile__ (
+		"	ecall\n"
+		"	bnez	a0, 1f\n"
+		"	mv	a0, s1\n"
+		"	mv	a1, s2\n"
+		"	mv	a2, s3\n"
+		"	li	a7, %[execve]\n"
+		"	ecall\n"
+		"	li	a0, 127\n"
+		"	li	a7, %[exit]\n"
+		"	ecall\n"
+		"1:\n"
+		: "+r" (a0), "+r" (a1), "+r" (a2), "+r" (a3), "+r" (a4),
+		  "+r" (a7)
+		: "r" (s1), "r" (s2), "r" (s3),
+		  [execve] "i" (__NR_execve), [exit] "i" (__NR_exit)
+		: "memory");
+	return a0;
+}
+
+static long long now_ns(void)
+{
+	struct ts t;
+
+#ifdef __NR_clock_gettime64
+	if (sys2(__NR_clock_gettime64, CLOCK_MONOTONIC, &t))
+		return -1;
+#else
+	if (sys2(__NR_clock_gettime, CLOCK_MONOTONIC, &t))
+		return -1;
+#endif
+	return t.sec * 1000000000LL + t.nsec;
+}
+
+static long sleep_ns(long long ns)
+{
+	struct ts t = { ns / 1000000000LL, ns % 1000000000LL };
+
+#ifdef __NR_nanosleep
+	return sys2(__NR_nanosleep, &t, 0);
+#else
+	return sys4(__NR_clock_nanosleep_time64, CLOCK_MONOTONIC, 0, &t, 0);
+#endif
+}
+
+/* The child's exit status: wait4 on 64-bit, waitid where time32 is gone. */
+static int wait_child(long pid)
+{
+#ifdef __NR_wait4
+	int status = 0;
+
+	if (sys4(__NR_wait4, pid, &status, 0, 0) != pid)
+		return -1;
+	return (status >> 8) & 0xff;
+#else
+	int info[32] = { 0 };	/* siginfo_t: si_status is int 6 */
+
+	if (sys5(__NR_waitid, P_PID, pid, info, WEXITED, 0))
+		return -1;
+	return info[6];
+#endif
+}
+
+int main(long *sp)
+{
+	char *argv[3], *envp[2];
+	struct ksigaction sa = { 0 };
+	long long t0, t1;
+	long pid, child;
+	int code;
+
+	say("EXAMPLE-INIT: hello from userspace\n");
+
+	pid = sys0(__NR_getpid);
+	say_num("EXAMPLE-INIT: getpid ", pid, "\n");
+	check(pid == 1, "getpid is 1");
+
+	sys3(__NR_mkdirat, AT_FDCWD, "/proc", 0555);
+	sys5(__NR_mount, "proc", "/proc", "proc", 0, 0);
+	check(show_proc("/proc/meminfo", "MemTotal") &&
+	      show_proc("/proc/cpuinfo", "isa") &&
+	      show_proc("/proc/self/status", "Pid"),
+	      "openat and read of /proc");
+
+	argv[0] = "/bin/child";
+	argv[1] = "from-init";
+	argv[2] = 0;
+	envp[0] = "EXAMPLE=1";
+	envp[1] = 0;
+	child = vfork_exec(argv[0], argv, envp);
+	code = child > 0 ? wait_child(child) : -1;
+	say_num("EXAMPLE-INIT: child exit status ", code, "\n");
+	check(child > 1 && code == 42, "vfork, execve and wait");
+
+	sa.handler = on_usr1;
+	sa.flags = SA_SIGINFO;
+	check(sys4(__NR_rt_sigaction, SIGUSR1, &sa, 0, sizeof(sa.mask)) == 0,
+	      "rt_sigaction");
+	sys2(__NR_kill, pid, SIGUSR1);
+	check(signals == 1 && signo_seen == SIGUSR1,
+	      "signal delivered, handler returned");
+
+	t0 = now_ns();
+	code = sleep_ns(50000000);
+	t1 = now_ns();
+	say_num("EXAMPLE-INIT: nanosleep 50 ms took ", (t1 - t0) / 1000, " us\n");
+	check(t0 > 0 && code == 0 && t1 - t0 >= 50000000 &&
+	      t1 - t0 < 5000000000LL, "clock_gettime and nanosleep");
+
+	if (failed) {
+		say("EXAMPLE-INIT: some checks failed\n");
+		return 1;
+	}
+	say("EXAMPLE-INIT: all checks passed, powering off\n");
+	sys4(__NR_reboot, 0xfee1dead, 672274793, 0x4321fedc, 0);
+	return 2;
+}
+
+ENTRY(main);
