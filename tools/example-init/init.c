@@ -21,6 +21,7 @@
 #define CLOCK_MONOTONIC		1
 #define P_PID			1
 #define WEXITED			4
+#define TCSBRK			0x5409
 
 struct ts {
 	long long sec;
@@ -223,9 +224,11 @@ int main(long *sp)
 
 	if (failed) {
 		say("EXAMPLE-INIT: some checks failed\n");
+		sys3(__NR_ioctl, 1, TCSBRK, 1);
 		return 1;
 	}
 	say("EXAMPLE-INIT: all checks passed, powering off\n");
+	sys3(__NR_ioctl, 1, TCSBRK, 1);		/* tcdrain: the console shows all */
 	sys4(__NR_reboot, 0xfee1dead, 672274793, 0x4321fedc, 0);
 	return 2;
 }
