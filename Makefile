@@ -8,15 +8,19 @@ export OUT BASE
 
 Q ?=
 
-.PHONY: all deps tree push pop top refresh applied lint export results check help rebase nightly submit-check
+.PHONY: all deps tree boot push pop top refresh applied lint export results check help rebase nightly submit-check
 
-all: tree
+all: boot
 
 deps:
 	@scripts/deps
 
 tree:
 	@scripts/tree
+
+# arch/example: build it, boot it in QEMU (64 and 512 MiB, then KUnit)
+boot: tree
+	@scripts/boot-example --kunit
 
 push:
 	@scripts/push $(Q)
@@ -56,9 +60,11 @@ check:
 	@prove -v tests/
 
 help:
-	@echo 'make [all]       fetch the baseline $(BASE), apply the series ($(OUT)/linux-$(BASE))'
+	@echo 'make [all]       fetch the baseline $(BASE), apply the series ($(OUT)/linux-$(BASE)),'
+	@echo '                 build arch/example and boot it in QEMU (make boot)'
+	@echo 'make boot        build and boot arch/example (scripts/boot-example --kunit)'
 	@echo 'make deps        install the Debian packages (scripts/packages)'
-	@echo 'make tree        the same as make all; BASE=6.12.117 picks another baseline'
+	@echo 'make tree        fetch and apply only; BASE=6.12.117 picks another baseline'
 	@echo 'make push|pop    quilt push/pop in the tree (Q="-a" or Q=PATCH for more)'
 	@echo 'make top|applied|refresh   quilt top, applied, refresh'
 	@echo 'make lint        series, headers, fuzz-free apply, checkpatch --strict'
