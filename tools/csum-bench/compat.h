@@ -24,11 +24,15 @@ typedef u16 __be16;
 typedef u32 __be32;
 typedef u32 __wsum;
 typedef u16 __sum16;
+typedef _Bool bool;
+#define false	0
+#define true	1
 
 #define __force
 #define __user
 #define __visible
 #define __always_inline		inline __attribute__((__always_inline__))
+#define noinline		__attribute__((__noinline__))
 #define __no_sanitize_address	__attribute__((__no_sanitize_address__))
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)

@@ -24,17 +24,20 @@ OBJCOPY  := $(CROSS_COMPILE)objcopy
 CSUM_PATCHES := $(wildcard $(addprefix $(PATCHES)/,\
 	arm64-csum-fix-ip_fast_csum-carry.patch \
 	loongarch-csum-fix-ip_fast_csum-carry.patch \
-	lib-checksum-faster-generic-do_csum.patch))
+	lib-checksum-faster-generic-do_csum.patch \
+	arm64-csum-use-the-generic-do_csum.patch \
+	loongarch-csum-use-the-generic-do_csum.patch))
 # The files the variants read from the patched tree.
 PATCHED_FILES := lib/checksum.c arch/arm64/include/asm/checksum.h \
-	arch/loongarch/include/asm/checksum.h
+	arch/arm64/lib/csum.c arch/loongarch/include/asm/checksum.h \
+	arch/loongarch/lib/csum.c
 
 ifeq ($(KSRC_NEW),)
 NK       := $(O)/patched
 NK_STAMP := $(NK)/.stamp
 else
 NK       := $(KSRC_NEW)
-NK_STAMP :=
+NK_STAMP := $(addprefix $(NK)/,$(PATCHED_FILES))
 endif
 
 # What the compiler targets: x86-64 builds the x86 asm, __int128 the
@@ -68,13 +71,13 @@ VFLAGS_arm64 = $(call kfile1,$(KSRC)/lib/checksum.c) \
 	$(call kfile2,$(KSRC)/arch/arm64/lib/csum.c) \
 	-DCSUM_ARCH_H='"$(KSRC)/arch/arm64/include/asm/checksum.h"'
 VFLAGS_arm64fix = $(call kfile1,$(NK)/lib/checksum.c) \
-	$(call kfile2,$(KSRC)/arch/arm64/lib/csum.c) \
+	$(call kfile2,$(NK)/arch/arm64/lib/csum.c) \
 	-DCSUM_ARCH_H='"$(NK)/arch/arm64/include/asm/checksum.h"'
 VFLAGS_loongarch = $(call kfile1,$(KSRC)/lib/checksum.c) \
 	$(call kfile2,$(KSRC)/arch/loongarch/lib/csum.c) \
 	-DCSUM_ARCH_H='"$(KSRC)/arch/loongarch/include/asm/checksum.h"'
 VFLAGS_loongarchfix = $(call kfile1,$(NK)/lib/checksum.c) \
-	$(call kfile2,$(KSRC)/arch/loongarch/lib/csum.c) \
+	$(call kfile2,$(NK)/arch/loongarch/lib/csum.c) \
 	-DCSUM_ARCH_H='"$(NK)/arch/loongarch/include/asm/checksum.h"'
 
 # The variants that build here, and the objects of a list of them.
