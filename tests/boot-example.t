@@ -3,10 +3,11 @@
 # tests/boot-example.t - scripts/boot-example judges a boot by its console:
 # a stand-in qemu-system-riscv64 prints a good boot, a panic, a missing
 # marker, a wrong memory size or hangs; then, when the real series tree
-# has arch/example, a real build and boot.
+# has arch/example, a real build and boot of both halves (64 and 32 bits),
+# and a real boot broken on purpose (no init to run: a panic) that must fail.
 . "$(dirname "$0")/tap.sh"
 
-plan 8
+plan 11
 be=$REPO/scripts/boot-example
 
 # A fake build: the files boot-example --no-build looks for.
@@ -76,8 +77,20 @@ if [ -f "$T/arch/example/Kconfig" ]; then
 	echo "$out" | sed 's/^/# /'
 	is "$st" 0 "arch/example builds and boots to /init, with KUnit"
 	like "$out" "KUNIT .*passed" "the KUnit results are parsed"
+	out=$(TREE=$T "$be" --no-build --mem 64 --bootargs rdinit=/missing 2>&1)
+	st=$?
+	echo "$out" | sed 's/^/# /'
+	isnt "$st" 0 "a kernel with no init to run fails the boot"
+	like "$out" "the log has 'Kernel panic'" "the panic is named"
+	out=$(TREE=$T "$be" --bits 32 --mem 64 2>&1)
+	st=$?
+	echo "$out" | sed 's/^/# /'
+	is "$st" 0 "the 32-bit half (example32) builds and boots to /init"
 else
 	_result 1 "no $T/arch/example: scripts/tree did not apply the series"
 	_result 1 "KUnit not run"
+	_result 1 "no broken boot"
+	_result 1 "no broken boot"
+	_result 1 "no 32-bit boot"
 fi
 done_testing

@@ -70,6 +70,16 @@ is() {
 	fi
 }
 
+# isnt GOT UNWANTED DESC
+isnt() {
+	if [ "$1" != "$2" ]; then
+		_result 0 "$3"
+	else
+		_result 1 "$3"
+		printf '#   got:  %s, which it must not be\n' "$1"
+	fi
+}
+
 # like TEXT PATTERN DESC: TEXT matches the extended regex PATTERN.
 like() {
 	if printf '%s\n' "$1" | grep -Eq -- "$2"; then

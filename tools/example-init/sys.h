@@ -12,6 +12,22 @@
 
 typedef unsigned long ulong;
 
+/*
+ * Without a libc, the compiler still calls memset to clear a large
+ * object (the 32-bit build does for init's siginfo buffer): it is here.
+ * The Makefile's -fno-tree-loop-distribute-patterns keeps this loop
+ * from becoming a call to itself.
+ */
+void *memset(void *s, int c, ulong n);
+void *memset(void *s, int c, ulong n)
+{
+	unsigned char *p = s;
+
+	while (n--)
+		*p++ = (unsigned char)c;
+	return s;
+}
+
 static inline long sys6(long nr, ulong a, ulong b, ulong c, ulong d,
 			ulong e, ulong f)
 {
