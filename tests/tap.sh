@@ -99,8 +99,15 @@ am_matches_tree() {
 	git --git-dir="$_g" worktree prune
 	rm -rf "$TMP/am"
 	git --git-dir="$_g" worktree add -q --detach "$TMP/am" "baseline-$BASE" || return 1
-	set -- "$OUT/export/$BASE/mbox"/00[0-9][1-9]-*.patch
-	if [ -f "$1" ]; then
+	# every mail but the cover letter (0000-): 0010-, 0020-... too
+	set --
+	for _p in "$OUT/export/$BASE/mbox"/[0-9][0-9][0-9][0-9]-*.patch; do
+		case ${_p##*/} in
+		0000-*) ;;
+		*) [ -f "$_p" ] && set -- "$@" "$_p" ;;
+		esac
+	done
+	if [ $# -gt 0 ]; then
 		(cd "$TMP/am" && git -c user.name=t -c user.email=t@t am -q "$@") || return 1
 	fi
 	_rc=0
