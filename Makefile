@@ -8,7 +8,8 @@ export OUT BASE
 
 Q ?=
 
-.PHONY: all deps tree boot push pop top refresh applied lint export results check help rebase nightly submit-check
+.PHONY: all deps tree boot push pop top refresh applied lint export results check help rebase nightly submit-check \
+	ci-quick ci-full bench-ci
 
 all: boot
 
@@ -59,6 +60,16 @@ check:
 	@scripts/fetch-baseline
 	@prove -v tests/
 
+# per-patch CI: every target of a tier after every patch (configs/targets)
+ci-quick:
+	@TIER=quick RECORD=$(OUT)/ci/$(BASE)-quick scripts/ci-series $(Q)
+
+ci-full:
+	@scripts/ci-series $(Q)
+
+bench-ci:
+	@scripts/bench-ci $(Q)
+
 help:
 	@echo 'make [all]       fetch the baseline $(BASE), apply the series ($(OUT)/linux-$(BASE)),'
 	@echo '                 build arch/example and boot it in QEMU (make boot)'
@@ -73,4 +84,7 @@ help:
 	@echo 'make nightly     rebase a copy onto the newest baseline offered, quick build, dated report'
 	@echo 'make submit-check   the export as mailed: checkpatch, a build of each commit, recipients, b4 am'
 	@echo 'make results     results.json/.md/.html of the ci-series record $(OUT)/ci/$(BASE) (or RECORD=DIR)'
-	@echo 'make check       the tests (prove tests/)'
+	@echo 'make check       the tests (prove tests/), with the quick tier of per-patch CI'
+	@echo 'make ci-quick    the quick tier after every patch (x86_64, m68k, example): $(OUT)/ci/$(BASE)-quick'
+	@echo 'make ci-full     every target after every patch: $(OUT)/ci/$(BASE)/results.html (Q=--restart)'
+	@echo 'make bench-ci    cold build-all vs the per-patch run, and their ratio (TIER=quick for the quick tier)'

@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# tests/ci-quick.t - the quick tier of the per-patch CI on the real series:
+# scripts/ci-series with TIER=quick (x86_64; m68k, 32-bit and big-endian;
+# arch/example) builds every target after every patch, runs checkpatch and
+# sparse on each patch and boots arch/example from the patch that brings
+# it up to /init.  Every cell must pass.  Targets that no change of a step
+# can reach (scripts/reach) are not rebuilt; the kept build folders then
+# show reach on real Kbuild output.  The record is $OUT/ci/$BASE-quick.
+. "$(dirname "$0")/tap.sh"
+
+command -v quilt >/dev/null 2>&1 || skip_all "no quilt (make deps)"
+[ -d "$SRC" ] || skip_all "no baseline at $SRC (scripts/fetch-baseline)"
+plan 12
+rec=$OUT/ci/$BASE-quick
+unset TARGETS SHARD RECORD KBUILD_LOCK_HELD
+export TIER=quick
+npatch=$(series_patches | wc -l)
+
+RECORD=$rec "$REPO/scripts/ci-series" --restart > "$TMP/ci.log" 2>&1
+rc=$?
+sed 's/^/# /' "$TMP/ci.log" | grep -v '^#   \(PUSH\|POP\)' | tail -n 80
+is "$rc" 0 "ci-series TIER=quick passes on every step of the series"
+is "$(ls "$rec"/*/done 2>/dev/null | wc -l)" "$((npatch + 1))" "every step ran to its end: the baseline and $npatch patches"
+is "$(cd "$TREE" && quilt applied 2>/dev/null | wc -l)" "$npatch" "the tree is left with the whole series applied"
+
+# cells: target:status counts over all steps
+cells() {
+	for r in "$rec"/[0-9][0-9][0-9]-*/"$1".result; do
+		sed -n 's/^status=//p' "$r"
+	done | sort | uniq -c | awk '{ printf "%s%s:%s", NR > 1 ? " " : "", $2, $1 }'
+}
+is "$(cells x86_64)" "ok:$((npatch + 1))" "x86_64 builds at every step"
+is "$(cells m68k)" "ok:$((npatch + 1))" "m68k builds at every step"
+first=$(series_patches | grep -n '^arch-example-' | head -n 1 | cut -d: -f1)
+is "$(cells example)" "ok:$((npatch + 1 - first)) skip:$first" \
+	"example builds from the patch that adds arch/example on, and is skipped before"
+is "$(cat "$rec"/[0-9]*/checkpatch.result | grep -c '^status=ok')" "$npatch" "checkpatch --strict passes on every patch"
+is "$(cat "$rec"/[0-9]*/sparse.result | grep -c '^status=fail')" 0 "sparse passes on the C files every patch touches"
+like "$(grep -h '^status=' "$rec"/[0-9]*/boot.result | sort | uniq -c | tr -s ' ' | tr '\n' ' ')" \
+	'^ [0-9]+ status=ok [0-9]+ status=skip $' \
+	"arch/example boots to /init from the patch that removes its stubs (before: skip)"
+like "$(grep -l '^stage=unreached' "$rec"/[0-9]*/*.result | wc -l)" '^[1-9]' \
+	"steps whose changes cannot reach a target's build leave it unbuilt"
+
+# reach on the real build folders: the generic checksum header is read by
+# arch/example (generic-y) and not by x86_64 (its own asm/checksum.h)
+B=$OUT/build/$BASE
+is "$("$REPO/scripts/reach" -q --key "$(sed -n 1p "$B/example/.reach/key")" \
+	--files include/asm-generic/checksum.h "$B/example" && echo reached)" reached \
+	"include/asm-generic/checksum.h reaches example's build"
+is "$("$REPO/scripts/reach" -q --key "$(sed -n 1p "$B/x86_64/.reach/key")" \
+	--files include/asm-generic/checksum.h "$B/x86_64" || echo unreached)" unreached \
+	"and does not reach x86_64's"
+done_testing
