@@ -6,8 +6,9 @@
 . "$(dirname "$0")/tap.sh"
 
 command -v flock >/dev/null 2>&1 || skip_all "no flock"
-plan 10
+plan 11
 mkdir -p "$TMP/configs" "$TMP/arch/x86"
+: > "$TMP/arch/x86/Makefile"
 : > "$TMP/configs/base.config"
 for t in e d c b a; do
 	echo "$t x86 nosuch-linux-gnu- full" >> "$TMP/configs/targets"
@@ -38,4 +39,9 @@ echo "z nosuch nosuch-linux-gnu- full" >> "$TMP/configs/targets"
 : > "$TMP/configs/z.config"
 check "a target without arch/ARCH in the tree is skipped, exit 0" env TARGETS=z "$ba"
 like "$(TARGETS="z a" "$ba" 2>&1)" "0/2 ok .*skipped: z, failed: a" "the summary lists skips apart from failures"
+# quilt pop leaves the emptied folders of an arch the series adds
+mkdir -p "$TMP/arch/gone/include/asm"
+echo "y gone nosuch-linux-gnu- full" >> "$TMP/configs/targets"
+: > "$TMP/configs/y.config"
+like "$(TARGETS=y "$ba" 2>&1)" "y .*skip .*no arch/gone" "an arch folder with nothing but empty folders is skipped"
 done_testing
