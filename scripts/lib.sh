@@ -122,3 +122,10 @@ first_error() {
 	NF && !/^# / { l = $0 }
 	END { print e != "" ? e : m != "" ? m : l }' "$1"
 }
+
+# codegen_stamps: fix what Kbuild stamps into an image (time, user, host,
+# build number), so that the same code makes the same vmlinux.
+codegen_stamps() {
+	export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 1970"
+	export KBUILD_BUILD_USER=codegen KBUILD_BUILD_HOST=compare KBUILD_BUILD_VERSION=1
+}

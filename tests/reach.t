@@ -8,7 +8,7 @@
 # Where a guess from paths would skip wrongly, the .cmd files say build.
 . "$(dirname "$0")/tap.sh"
 
-plan 22
+plan 24
 T=$TMP/tree
 export TREE=$T
 mkdir -p "$T/include/asm-generic" "$T/include/linux" "$T/arch/a/include/asm" \
@@ -53,7 +53,8 @@ mkbuild() {
 	touch "$b/.stamp"
 	"$REPO/scripts/reach" --record "$b" "$b/.stamp" key1
 }
-mkbuild A a include/asm-generic/foo.h arch/a/include/asm/foo.h gen:arch/a/include/generated/asm/qux.h
+mkbuild A a include/asm-generic/foo.h arch/a/include/asm/foo.h gen:arch/a/include/generated/asm/qux.h \
+	include/bar2.h
 mkbuild B b arch/b/include/asm/foo.h gen:arch/b/include/generated/asm/qux.h
 mkbuild UM um arch/x86/include/asm/baz.h
 
@@ -82,6 +83,10 @@ is "$(builds scripts/Makefile.build)" "A B UM" "anything under scripts/ reaches 
 is "$(builds Makefile)" "A B UM" "the top Makefile reaches every build"
 is "$(builds arch/b/include/asm/qux.h)" "B" \
 	"a new arch/b asm/qux.h would shadow the generated one in b's build only"
+is "$(builds include/asm-generic/qux.h)" "-" \
+	"a header in a folder the builds read, under a name none of them includes, reaches nothing"
+is "$(builds kernel/bar2.h)" "A" \
+	"a new kernel/bar2.h would shadow a quoted \"bar2.h\" that A found as include/bar2.h"
 is "$(builds include/uapi/asm-generic/qux.h)" "-" \
 	"a header in a folder no build reads, under a name none includes, reaches nothing"
 is "$(builds Documentation/x.rst include/asm-generic/foo.h)" "A" "one reaching file of several is enough"

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/tap.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "no python3 (make deps)"
-plan 28
+plan 30
 
 # res STEP TARGET STATUS SECONDS WARNINGS NEW_WARNINGS [FIRST_ERROR]:
 # a build result as ci-series records it, with a one-line log.
@@ -60,6 +60,8 @@ other 002-two.patch checkpatch fail errors=1 warnings=0
 echo 'ERROR: trailing whitespace' > "$rec/002-two.patch/checkpatch.log"
 other 002-two.patch sparse skip warnings=0 files=
 other 002-two.patch boot ok seconds=7.5 first_error=
+echo codegen=identical >> "$rec/001-one.patch/alpha.result"
+echo codegen=differs >> "$rec/002-two.patch/mips.result"
 touch "$rec/000-baseline/done" "$rec/001-one.patch/done" "$rec/002-two.patch/done"
 mkdir -p "$rec/003-three.patch" && echo status=fail > "$rec/003-three.patch/push.result"
 
@@ -195,11 +197,18 @@ is "$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); s = r["ste
 print(r["baseline"], r["series"], r["targets"], s["wall"], s["warnings"], s["new_warnings"], r["summary"])' "$TMP/a/results.json")" \
 	"9.9.1 ['one.patch', 'two.patch', 'three.patch', 'four.patch'] ['alpha', 'mips'] 3.2 3 2 {'ok': 6, 'fail': 3, 'skip': 4, 'notrun': 2}" \
 	"results.json: baseline, series, targets, wall time, warnings, new warnings, summary"
-is "$(sed -n '/^| [0-9]/p' "$TMP/a/results.md")" "| 0 | baseline | ok | ok |   |   |   |
+is "$(awk '/^\| [0-9]/ { p = 1; print; next } p { exit }' "$TMP/a/results.md")" "| 0 | baseline | ok | ok |   |   |   |
 | 1 | one.patch | ok +2w | **FAIL** | ok | skip |   |
 | 2 | two.patch | **FAIL** | ok | **FAIL** | skip | ok |
 | 3 | three.patch (**does not apply**) | skip | skip |   |   |   |
 | 4 | four.patch | - | - |   |   |   |" "results.md: the patch-by-target table"
+is "$(sed -n '/^## Generated code/,$p' "$TMP/a/results.md" | grep '^| [0-9]')" "| 1 | one.patch | 1 | 0 | - | 1 |
+| 2 | two.patch | 0 | 0 | mips | 1 |
+| 3 | three.patch | 0 | 0 | - | 2 |
+| 4 | four.patch | 0 | 0 | - | 0 |" "results.md: per patch, the targets whose generated code it changed"
+is "$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))
+print(r["steps"][1]["targets"]["alpha"]["codegen"], r["steps"][2]["targets"]["mips"]["codegen"], r["steps"][2]["targets"]["alpha"]["codegen"])' "$TMP/a/results.json")" \
+	"identical differs None" "results.json: each cell's codegen"
 like "$(cat "$TMP/a/results.md")" '^- 002-two.patch, alpha: `make\[2\]: \*\*\* .*` \(\[log\]\(002-two.patch/alpha.log\)\)$' \
 	"results.md: the failures with first error line and log"
 render "$TMP/a/results.html" > "$TMP/a.dom"
