@@ -65,7 +65,7 @@ ci-quick:
 	@TIER=quick RECORD=$(OUT)/ci/$(BASE)-quick scripts/ci-series $(Q)
 
 ci-full:
-	@scripts/ci-series $(Q)
+	@scripts/ci-series --down $(Q)
 
 bench-ci:
 	@scripts/bench-ci $(Q)

@@ -9,7 +9,7 @@
 
 command -v quilt >/dev/null 2>&1 || skip_all "no quilt"
 command -v flock >/dev/null 2>&1 || skip_all "no flock"
-plan 14
+plan 17
 mini_setup
 cat > "$TMP/patches/example-arch.patch" <<'EOP'
 Subject: [PATCH] example: a stand-in arch/example
@@ -74,4 +74,11 @@ rm -rf "$TREE"
 rm "$ci/$last/done"
 "$REPO/scripts/ci-series" > /dev/null 2>&1
 is "$(cd "$TREE" 2>/dev/null && quilt applied 2>/dev/null | wc -l)" "$npatch" "with no tree it makes one, as on a fresh CI machine"
+# --down: from the top of the series to the baseline, the tree put back
+out=$("$REPO/scripts/ci-series" --down --restart 2>&1)
+is "$(echo "$out" | sed -n 's/^  STEP    \([0-9]*\)-.*/\1/p' | tr '\n' ' ')" \
+	"$(series_patches | awk '{ printf "%03d\n", NR }' | sort -r | tr '\n' ' ')000 " "--down walks the steps from the top down"
+is "$(cd "$TREE" && quilt applied 2>/dev/null | wc -l)" "$npatch" "and leaves the tree at the top of the series"
+is "$(grep -h '^new_warnings=' "$ci"/*/a.result | sort -u)" "new_warnings=0" \
+	"new warnings are worked out against the step before, whatever the order"
 done_testing
