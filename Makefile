@@ -58,7 +58,7 @@ results:
 
 check:
 	@scripts/fetch-baseline
-	@prove -v tests/
+	@prove -v --timer tests/
 
 # per-patch CI: every target of a tier after every patch (configs/targets)
 ci-quick:

@@ -195,7 +195,7 @@ is "$(python3 "$TMP/cells.py" "$TMP/a/results.json")" "000-baseline alpha ok 000
 004-four.patch boot none - |" "results.json: every cell's status, relative log and first error line"
 is "$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); s = r["steps"][1]["targets"]["alpha"]
 print(r["baseline"], r["series"], r["targets"], s["wall"], s["warnings"], s["new_warnings"], r["summary"])' "$TMP/a/results.json")" \
-	"9.9.1 ['one.patch', 'two.patch', 'three.patch', 'four.patch'] ['alpha', 'mips'] 3.2 3 2 {'ok': 6, 'fail': 3, 'skip': 4, 'notrun': 2}" \
+	"9.9.1 ['one.patch', 'two.patch', 'three.patch', 'four.patch'] ['alpha', 'mips'] 3.2 3 2 {'ok': 6, 'fail': 3, 'skip': 4, 'notrun': 2, 'new_failures': 2}" \
 	"results.json: baseline, series, targets, wall time, warnings, new warnings, summary"
 is "$(awk '/^\| [0-9]/ { p = 1; print; next } p { exit }' "$TMP/a/results.md")" "| 0 | baseline | ok | ok |   |   |   |
 | 1 | one.patch | ok +2w | **FAIL** | ok | skip |   |
