@@ -9,7 +9,7 @@
 
 command -v quilt >/dev/null 2>&1 || skip_all "no quilt"
 command -v flock >/dev/null 2>&1 || skip_all "no flock"
-plan 17
+plan 22
 mini_setup
 cat > "$TMP/patches/example-arch.patch" <<'EOP'
 Subject: [PATCH] example: a stand-in arch/example
@@ -81,4 +81,12 @@ is "$(echo "$out" | sed -n 's/^  STEP    \([0-9]*\)-.*/\1/p' | tr '\n' ' ')" \
 is "$(cd "$TREE" && quilt applied 2>/dev/null | wc -l)" "$npatch" "and leaves the tree at the top of the series"
 is "$(grep -h '^new_warnings=' "$ci"/*/a.result | sort -u)" "new_warnings=0" \
 	"new warnings are worked out against the step before, whatever the order"
+# --steps: a part of the column now, the rest later
+out=$("$REPO/scripts/ci-series" --down --restart --steps=1-2 2>&1)
+is "$(echo "$out" | sed -n 's/^  STEP    \([0-9]*\)-.*/\1/p' | tr '\n' ' ')" "002 001 " "--steps=1-2 runs only those steps"
+is "$(ls "$ci"/*/done | wc -l)" 2 "and marks only them done"
+out=$("$REPO/scripts/ci-series" --down 2>&1)
+is "$(echo "$out" | grep -c '^  STEP')" "$((npatch - 1))" "a later run without --steps does the others"
+fails "--steps=3-1 is refused" "$REPO/scripts/ci-series" --steps=3-1
+fails "--steps=x is refused" "$REPO/scripts/ci-series" --steps=x
 done_testing
