@@ -3,8 +3,12 @@
 # make help lists the targets.
 
 OUT  ?= $(CURDIR)/out
-BASE ?= $(shell awk '!/^\#/ && NF { v = $$2; sub(/-[^-]*$$/, "", v); print v; exit }' scripts/baselines)
-export OUT BASE
+# BASE: the kernel version to work on; when not given, the scripts take
+# the first pin of scripts/baselines (scripts/fetch-baseline --resolve)
+export OUT
+ifneq ($(BASE),)
+export BASE
+endif
 
 Q ?=
 
@@ -62,7 +66,7 @@ check:
 
 # per-patch CI: every target of a tier after every patch (configs/targets)
 ci-quick:
-	@TIER=quick RECORD=$(OUT)/ci/$(BASE)-quick scripts/ci-series $(Q)
+	@TIER=quick RECORD=$(OUT)/ci/$${BASE:-$$(scripts/fetch-baseline --resolve)}-quick scripts/ci-series $(Q)
 
 ci-full:
 	@scripts/ci-series --down $(Q)
@@ -71,7 +75,7 @@ bench-ci:
 	@scripts/bench-ci $(Q)
 
 help:
-	@echo 'make [all]       fetch the baseline $(BASE), apply the series ($(OUT)/linux-$(BASE)),'
+	@echo 'make [all]       fetch the baseline (BASE=$(or $(BASE),the first pin of scripts/baselines)), apply the series ($(OUT)/linux-BASE),'
 	@echo '                 build arch/example and boot it in QEMU (make boot)'
 	@echo 'make boot        build and boot arch/example (scripts/boot-example --kunit)'
 	@echo 'make deps        install the Debian packages (scripts/packages)'

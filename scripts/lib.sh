@@ -13,10 +13,31 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-$REPO/out}
 case $OUT in /*) ;; *) OUT=$(pwd)/$OUT ;; esac
 BASELINES=${BASELINES:-$REPO/scripts/baselines}
-# default_base: the baseline the series is kept on (the first pinned line).
-default_base() {
-	awk '!/^#/ && NF { v = $2; sub(/-[^-]*$/, "", v); print v; exit }' "$BASELINES"
+# upstream_of DEBVERSION: the kernel's own name of a Debian version:
+# 7.3~rc7-1~exp1 is 7.3-rc7, 6.12.118-1~deb12u1 is 6.12.118.
+upstream_of() {
+	echo "$1" | sed -e 's/-[^-]*$//' -e 's/~/-/g'
 }
+
+# pinned_base: the baseline the series is kept on: the first pinned line
+# (scripts/baselines keeps the newest mainline version first).
+pinned_base() {
+	awk '!/^#/ && NF { v = $2; sub(/-[^-]*$/, "", v); gsub(/~/, "-", v); print v; exit }' "$BASELINES"
+}
+# default_base: the pinned base, or, when that has left the archive and
+# this OUT has no copy of it, the mainline version scripts/fetch-baseline
+# fell back to ($OUT/apt/fallback).
+default_base() {
+	_b=$(pinned_base)
+	if [ -f "$OUT/apt/fallback" ] && [ ! -f "$OUT/src/$_b/Makefile" ] &&
+	   ! ls "$OUT/dl/$(package_of "$_b")_"*.deb >/dev/null 2>&1; then
+		cat "$OUT/apt/fallback"
+	else
+		echo "$_b"
+	fi
+}
+# BASE_GIVEN=1 when the caller chose BASE (environment or make BASE=).
+BASE_GIVEN=${BASE:+1}
 BASE=${BASE:-$(default_base)}
 DL=$OUT/dl
 SRC=$OUT/src/$BASE
@@ -54,18 +75,21 @@ series_patches() {
 	sed -e 's/#.*//' "$QUILT_SERIES" | awk 'NF { print $1 }'
 }
 
-# baseline_line BASE: "package debversion sha256" of BASE from the pins, or
-# nothing.  BASE is an upstream version (6.12.118) or a Debian one.
+# baseline_line BASE: "package debversion sha256 suite" of BASE from the
+# pins, or nothing.  BASE is an upstream version (6.12.118, 7.3-rc7) or a
+# Debian one (7.3~rc7-1~exp1).  A pin line is "package version suite
+# sha256"; an old three-field line (no suite) reads as suite "-".
 baseline_line() {
-	awk -v b="$1" '!/^#/ && NF == 3 {
-		v = $2; u = v; sub(/-[^-]*$/, "", u)
-		if (b == v || b == u) { print $1, $2, $3; exit }
-	}' "$BASELINES"
+	awk -v b="$1" '!/^#/ && (NF == 3 || NF == 4) {
+		v = $2; u = v; sub(/-[^-]*$/, "", u); gsub(/~/, "-", u)
+		if (b == v || b == u) { print $1, $2, $NF, (NF == 4 ? $3 : "-"); exit }
+	}' "$BASELINES" $([ -f "$OUT/apt/pins" ] && echo "$OUT/apt/pins")
 }
 
-# package_of BASE: the Debian source package that carries upstream BASE.
+# package_of BASE: the Debian package that carries upstream BASE
+# (7.3-rc7 and 7.3.1 are in linux-source-7.3).
 package_of() {
-	echo "$1" | awk -F. '{ printf "linux-source-%s.%s\n", $1, $2 }'
+	echo "$1" | awk -F'[-.~]' '{ printf "linux-source-%s.%s\n", $1, $2 }'
 }
 
 # The quilt command the wrappers use: the repo's patches/, series and quiltrc.
@@ -128,4 +152,109 @@ first_error() {
 codegen_stamps() {
 	export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 1970"
 	export KBUILD_BUILD_USER=codegen KBUILD_BUILD_HOST=compare KBUILD_BUILD_VERSION=1
+}
+
+# --- The project's own apt: Debian's archive without touching the machine's
+# apt configuration.  Sources list, package lists and cache live in
+# $OUT/apt; the archive's address is read from the machine's apt sources
+# (or DEBIAN_ARCHIVE / DEBIAN_SECURITY), never written into the repo.
+APT_DIR=$OUT/apt
+# The suites searched for baselines, mainline first.
+APT_SUITES=${APT_SUITES:-experimental unstable bookworm bookworm-updates bookworm-security}
+APT_KEYRING=${APT_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
+
+# machine_archive [security]: the URI of the machine's Debian archive (the
+# first source of component main for a Debian release suite), or of its
+# security archive.  Reads one-line and deb822 sources.
+machine_archive() {
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		 /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] && cat "$f" && echo
+	done 2>/dev/null | awk -v want="${1:-main}" '
+	function rel(s) {
+		return s ~ /^(buster|bullseye|bookworm|trixie|forky|duke|sid|stable|testing|unstable|oldstable|experimental)(-(updates|security|backports))?(\/updates)?$/
+	}
+	function take(uri, suite) {
+		if (!rel(suite)) return 0
+		if ((want == "security") != (suite ~ /security/)) return 0
+		print uri; found = 1; exit
+	}
+	function flush(   n, s, i) {
+		if (typ ~ /(^| )deb( |$)/ && uri != "" && comp ~ /(^| )main( |$)/) {
+			n = split(suites, s, " ")
+			for (i = 1; i <= n; i++) take(uri, s[i])
+		}
+		typ = uri = suites = comp = ""
+	}
+	/^[ \t]*#/ { next }
+	/^deb[ \t]/ {
+		sub(/\[[^]]*\]/, "")
+		if ($4 ~ /^main$/ || $0 ~ / main( |$)/) take($2, $3)
+		next
+	}
+	/^Types:/ { typ = $0; sub(/^Types:[ \t]*/, "", typ) }
+	/^URIs:/ { uri = $2 }
+	/^Suites:/ { suites = $0; sub(/^Suites:[ \t]*/, "", suites) }
+	/^Components:/ { comp = $0; sub(/^Components:[ \t]*/, "", comp) }
+	/^[ \t]*$/ { flush() }
+	END { if (!found) flush() }'
+}
+
+# apt_sources: write $APT_DIR/sources.list for $APT_SUITES (a suite named
+# *-security goes to the security archive).
+apt_sources() {
+	arch=${DEBIAN_ARCHIVE:-$(machine_archive)}
+	[ -n "$arch" ] || die "no Debian archive in the machine's apt sources (/etc/apt/sources.list*): set DEBIAN_ARCHIVE=URI"
+	sec=${DEBIAN_SECURITY:-$(machine_archive security)}
+	mkdir -p "$APT_DIR/lists/partial" "$APT_DIR/cache/archives/partial" "$APT_DIR/none"
+	opt="signed-by=$APT_KEYRING"
+	[ "${APT_TRUSTED:-}" = 1 ] && opt="trusted=yes"
+	for s in $APT_SUITES; do
+		case $s in
+		*-security) [ -n "$sec" ] && echo "deb [$opt] $sec $s main" ;;
+		*) echo "deb [$opt] $arch $s main" ;;
+		esac
+	done > "$APT_DIR/sources.list.tmp"
+	if ! cmp -s "$APT_DIR/sources.list.tmp" "$APT_DIR/sources.list" 2>/dev/null; then
+		mv "$APT_DIR/sources.list.tmp" "$APT_DIR/sources.list"
+		rm -f "$APT_DIR/updated"
+	else
+		rm -f "$APT_DIR/sources.list.tmp"
+	fi
+}
+
+# papt CMD ARGS: apt-get or apt-cache on the project's sources only.
+papt() {
+	mkdir -p "$APT_DIR/none"
+	_c=$1
+	shift
+	"$_c" -o Dir::Etc::sourcelist="$APT_DIR/sources.list" \
+		-o Dir::Etc::sourceparts="$APT_DIR/none" \
+		-o Dir::Etc::preferencesparts="$APT_DIR/none" \
+		-o Dir::Etc::preferences="$APT_DIR/none/preferences" \
+		-o APT::Sandbox::User=root \
+		-o Dir::State::Lists="$APT_DIR/lists" -o Dir::Cache="$APT_DIR/cache" \
+		-o Dir::State::status=/dev/null "$@"
+}
+
+# apt_update [--force]: refresh the project's package lists when they are
+# missing, older than APT_MAX_AGE minutes (default 360) or forced.  A
+# suite that is not served or a Release file that does not verify stops
+# with apt's own words; the lists of a failed update are not kept.
+apt_update() {
+	need apt-get apt
+	apt_sources
+	if [ "${1:-}" != --force ] && [ -f "$APT_DIR/updated" ] &&
+	   [ -z "$(find "$APT_DIR/updated" -mmin +"${APT_MAX_AGE:-360}")" ]; then
+		return 0
+	fi
+	step APT "update $(echo $APT_SUITES | tr ' ' ,) (lists in $APT_DIR)"
+	if ! papt apt-get -q update > "$APT_DIR/update.log" 2>&1 ||
+	   grep -q '^\(E:\|W: GPG error\|W: Failed to fetch\|Err:\)' "$APT_DIR/update.log"; then
+		sed -n '/^\(E\|W\|Err\):/p' "$APT_DIR/update.log" | sed 's/^/    /' >&2
+		rm -f "$APT_DIR/updated"
+		rm -rf "$APT_DIR/lists"
+		die "apt-get update of the project's sources failed ($APT_DIR/sources.list; log $APT_DIR/update.log): a suite the archive does not serve, a Release file that does not verify, or no network"
+	fi
+	touch "$APT_DIR/updated"
 }
