@@ -30,22 +30,29 @@ pinned_base() {
 default_base() {
 	_b=$(pinned_base)
 	if [ -f "$OUT/apt/fallback" ] && [ ! -f "$OUT/src/$_b/Makefile" ] &&
-	   ! ls "$OUT/dl/$(package_of "$_b")_"*.deb >/dev/null 2>&1; then
+	   [ ! -f "$OUT/dl/$(baseline_line "$_b" | awk '{ print $1 "_" $2 }')_all.deb" ]; then
 		cat "$OUT/apt/fallback"
 	else
 		echo "$_b"
 	fi
 }
 # BASE_GIVEN=1 when the caller chose BASE (environment or make BASE=).
-BASE_GIVEN=${BASE:+1}
-BASE=${BASE:-$(default_base)}
+# BASE_AUTO, exported, is the BASE a script took by default, so that its
+# children can tell it from one the user gave.
+if [ -n "${BASE:-}" ] && [ "$BASE" != "${BASE_AUTO:-}" ]; then
+	BASE_GIVEN=1
+else
+	BASE_GIVEN=
+	BASE=$(default_base)
+	BASE_AUTO=$BASE
+fi
 DL=$OUT/dl
 SRC=$OUT/src/$BASE
 TREE=${TREE:-$OUT/linux-$BASE}
 QUILT_PATCHES=${QUILT_PATCHES:-$REPO/patches}
 QUILT_SERIES=${QUILT_SERIES:-$REPO/series}
 QUILTRC=${QUILTRC:-$REPO/scripts/quiltrc}
-export OUT BASE QUILT_PATCHES QUILT_SERIES QUILTRC
+export OUT BASE BASE_AUTO QUILT_PATCHES QUILT_SERIES QUILTRC
 
 prog=$(basename "$0")
 
@@ -243,6 +250,8 @@ papt() {
 # with apt's own words; the lists of a failed update are not kept.
 apt_update() {
 	need apt-get apt
+	[ -n "${_APT_UPDATED:-}" ] && return 0
+	_APT_UPDATED=1
 	apt_sources
 	if [ "${1:-}" != --force ] && [ -f "$APT_DIR/updated" ] &&
 	   [ -z "$(find "$APT_DIR/updated" -mmin +"${APT_MAX_AGE:-360}")" ]; then
@@ -254,7 +263,16 @@ apt_update() {
 		sed -n '/^\(E\|W\|Err\):/p' "$APT_DIR/update.log" | sed 's/^/    /' >&2
 		rm -f "$APT_DIR/updated"
 		rm -rf "$APT_DIR/lists"
-		die "apt-get update of the project's sources failed ($APT_DIR/sources.list; log $APT_DIR/update.log): a suite the archive does not serve, a Release file that does not verify, or no network"
+		_why="apt-get update of the project's sources ($APT_DIR/sources.list) failed"
+		_s=$(sed -n "s/.* \([^ ]*\) Release' does not have a Release file.*/\1/p; s/.*[ /]dists\/\([^/ ]*\)\/.*\(404\|File not found\).*/\1/p" "$APT_DIR/update.log" | head -n 1)
+		if [ -n "$_s" ]; then
+			_why="the archive does not serve the suite $_s (APT_SUITES: $APT_SUITES)"
+		elif grep -q 'NO_PUBKEY\|is not signed\|signatures couldn.t be verified\|not signed\|BADSIG\|EXPKEYSIG' "$APT_DIR/update.log"; then
+			_why="a Release file does not verify against $APT_KEYRING: the archive's signature is missing, bad or by a key the keyring lacks (install or update debian-archive-keyring)"
+		elif grep -q 'Could not resolve\|Failed to fetch\|Connection\|Temporary failure' "$APT_DIR/update.log"; then
+			_why="the archive cannot be reached (no network?)"
+		fi
+		die "$_why; nothing was downloaded (log: $APT_DIR/update.log)"
 	fi
 	touch "$APT_DIR/updated"
 }
