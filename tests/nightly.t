@@ -1,6 +1,6 @@
 #!/bin/sh
-# make nightly on stand-in baselines, with a stand-in archive (an apt-cache
-# that offers 9.9.2) and a stand-in build: it rebases a copy of the series
+# make nightly on stand-in baselines, with a stand-in archive (9.9.2 in
+# experimental, tests/archive.sh) and a stand-in build: it rebases a copy of the series
 # onto the newest version, builds, writes a dated report, leaves the
 # repository's patches alone, and a second run does nothing new.
 . "$(dirname "$0")/tap.sh"
@@ -12,26 +12,19 @@ k=$TMP/v2/arch/alpha/include/asm/Kbuild
 mini_baseline 9.9.2 "$TMP/v2"
 cp -a "$QUILT_PATCHES" "$TMP/orig"
 
-# The archive offers 9.9.2 and 9.9.1, newest first, as apt-cache madison says.
-mkdir -p "$TMP/bin"
-cat > "$TMP/bin/apt-cache" <<'EOC'
-#!/bin/sh
-[ "$1" = madison ] && [ "$2" = linux-source-9.9 ] || exit 0
-for v in $OFFERED; do
-	echo "linux-source-9.9 | $v | http://deb.debian.org/debian bookworm/main amd64 Packages"
-done
-EOC
-chmod +x "$TMP/bin/apt-cache"
-PATH=$TMP/bin:$PATH
-OFFERED="9.9.2-1 9.9.1-1"
+# The stand-in archive: 9.9.2 in experimental, 9.9.1 in unstable.
+. "$T_DIR/archive.sh"
+archive_setup
+archive_put unstable "$OUT/dl/linux-source-9.9_9.9.1-1_all.deb"
+archive_put experimental "$OUT/dl/linux-source-9.9_9.9.2-1_all.deb"
 NIGHTLY_OUT=$TMP/nightly
 NIGHTLY_BUILD='echo "$TREE $BUILD" >> "$NIGHTLY_OUT/builds"; echo "build-all: 1/1 ok in 0s"'
-export OFFERED NIGHTLY_OUT NIGHTLY_BUILD
+export NIGHTLY_OUT NIGHTLY_BUILD
 M="make -s -C $REPO"
 builds() { wc -l < "$NIGHTLY_OUT/builds" 2>/dev/null | tr -d ' ' || echo 0; }
 reports() { ls "$NIGHTLY_OUT/reports/" 2>/dev/null | grep -c "[0-9]\.md$" || :; }
 
-plan 18
+plan 19
 
 out=$($M nightly 2>&1) && rc=0 || rc=$?
 is "$rc" 0 "make nightly succeeds"
@@ -62,13 +55,21 @@ like "$(cat "$NIGHTLY_OUT/latest.md")" "Build \(TIER=quick\): \*\*failed\*\*" "t
 cp -a "$T_DIR/fixtures/mini/tree" "$TMP/v3"
 sed -i 's/HZ 100/HZ 1000/' "$TMP/v3/arch/alpha/include/asm/param.h"
 mini_baseline 9.9.3 "$TMP/v3"
-out=$(OFFERED="9.9.3-1 9.9.2-1" $M nightly 2>&1) && rc=0 || rc=$?
+archive_put experimental "$OUT/dl/linux-source-9.9_9.9.3-1_all.deb"
+out=$($M nightly 2>&1) && rc=0 || rc=$?
 is "$rc $(builds)" "2 2" "a conflict on the newest version fails the nightly, nothing is built"
 like "$(tr "\n" " " < "$NIGHTLY_OUT/latest.md")" "Rebase: \*\*conflict\*\*.*resolve it for real with 'make rebase BASE=9.9.3'" \
 	"the report says so, and how to resolve it"
 
-# A newer version that is not pinned: say what to do.
-out=$(OFFERED="9.9.4-1 9.9.3-1" scripts/nightly 2>&1) && rc=0 || rc=$?
-like "$rc $(echo $out)" "^1 .*9.9.4-1, not pinned .*fetch-baseline --pin 9.9.4" "an unpinned newest version is named, with the fix"
-is "$(builds)" 2 "and nothing is built"
+# A newer version that is not pinned: trusted from the signed index for
+# the nightly's copy, and the report says so.
+mini_baseline 9.9.4 "$T_DIR/fixtures/mini/tree"
+sed -i '/ 9\.9\.4-1 /d' "$BASELINES"
+archive_put experimental "$OUT/dl/linux-source-9.9_9.9.4-1_all.deb"
+rm -f "$OUT"/dl/*9.9.4*
+out=$(scripts/nightly 2>&1) && rc=0 || rc=$?
+like "$rc $(echo $out)" "^0 .*9.9.4-1 \(experimental, not pinned: trusted from the archive's signed index; pin it with 'scripts/fetch-baseline --pin 9.9.4'" \
+	"an unpinned newest version is used, and named so, with the fix"
+like "$(tr "\n" " " < "$NIGHTLY_OUT/latest.md")" "9.9.4-1, not pinned" "in the report too"
+is "$(builds)" 3 "and it is built"
 done_testing

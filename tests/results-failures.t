@@ -9,7 +9,7 @@
 . "$(dirname "$0")/tap.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "no python3 (make deps)"
-plan 5
+plan 8
 
 rec=$TMP/r
 # res STEP TARGET STATUS [FIRST_ERROR]
@@ -45,3 +45,16 @@ is "$(awk '/^\| [0-9]/ { print; next }' "$rec/results.md" | sed -n 1,5p)" "| 0 |
 | 4 | four.patch | **FAIL** | ok |   |   |" "results.md: the table marks the failures no patch brought"
 like "$(cat "$rec/results.md")" "^5 ok, 5 fail \(3 new with their patch\)" "results.md: the summary counts the new failures"
 like "$(cat "$rec/results.html")" 'class="fail old" data-col="a" data-status="fail"' "results.html: such a cell has its own colour"
+
+# the compiler of a result (build-arch's compiler=, binutils=): per cell
+# in results.json, per target in a row of results.md
+echo 'compiler=loongarch64-linux-gnu-gcc-14 (Debian 14.2.0-19) 14.2.0' >> "$rec/004-four.patch/a.result"
+echo 'binutils=GNU ld (GNU Binutils for Debian) 2.44' >> "$rec/004-four.patch/a.result"
+"$REPO/scripts/results" "$rec" > /dev/null
+is "$(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+print(r["steps"][4]["targets"]["a"]["compiler"], "/", r["steps"][4]["targets"]["a"]["binutils"], "/", r["steps"][4]["targets"]["b"]["compiler"])' "$rec/results.json")" \
+	"loongarch64-linux-gnu-gcc-14 (Debian 14.2.0-19) 14.2.0 / GNU ld (GNU Binutils for Debian) 2.44 / None" \
+	"results.json: a cell names its compiler and linker (null when its result does not)"
+like "$(cat "$rec/results.md")" '^\|  \| \*compiler\* \| gcc 14\.2\.0 \|  \|' "results.md: a row names each target's compiler, short"
+is "$(grep -c '^| 0 | baseline' "$rec/results.md")" 1 "and the matrix is unchanged below it"
