@@ -17,7 +17,7 @@ mkdir -p "$F/usr" "$TMP/tree/arch/example" "$TMP/bin"
 printf '#!/bin/sh\necho cpio\n' > "$F/usr/gen_init_cpio"
 chmod +x "$F/usr/gen_init_cpio"
 mkdir -p "$F/usr/include"
-cp -r "$REPO/out/src/${BASE:-6.12.118}/include/uapi/asm-generic" "$F/usr/include/" 2>/dev/null ||
+cp -r "$REPO/out/src/$BASE/include/uapi/asm-generic" "$F/usr/include/" 2>/dev/null ||
 	mkdir -p "$F/usr/include/asm-generic"
 mkdir -p "$F/usr/include/asm" "$F/usr/include/linux"
 echo '#include <asm-generic/unistd.h>' > "$F/usr/include/asm/unistd.h"
@@ -69,7 +69,7 @@ FAKE_LOG=$TMP/good.log
 like "$(FAKE_HANG=1 BOOT_TIMEOUT=2 run --mem 64 2>&1)" "did not finish in 2s" "a hang is caught by the timeout"
 
 # The real thing, on the series tree (scripts/tree applies it, or resumes).
-T=$REPO/out/linux-${BASE:-6.12.118}
+T=$REPO/out/linux-$BASE
 (cd "$REPO" && scripts/tree) > "$TMP/tree.log" 2>&1 || sed 's/^/# /' "$TMP/tree.log"
 if [ -f "$T/arch/example/Kconfig" ]; then
 	out=$(TREE=$T "$be" --mem 64 --kunit 2>&1)
