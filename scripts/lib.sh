@@ -104,6 +104,23 @@ q() {
 	quilt --quiltrc "$QUILTRC" "$@"
 }
 
+# take_lock FILE: hold an exclusive lock on FILE (on fd 9) until the
+# script ends; a second run waits, saying so, rather than share the files
+# the lock guards.  Children inherit the lock: one that asks for the same
+# FILE goes on at once.
+take_lock() {
+	[ "${_LOCK_HELD:-}" = "$1" ] && return 0
+	need flock util-linux
+	mkdir -p "$(dirname "$1")"
+	exec 9>>"$1"
+	if ! flock -n 9; then
+		step WAIT "another run holds $1"
+		flock 9
+	fi
+	_LOCK_HELD=$1
+	export _LOCK_HELD
+}
+
 # in_tree: cd to the working tree and keep quilt's records of where the
 # series lives pointing at this checkout (it may have moved since).
 in_tree() {
