@@ -82,6 +82,38 @@ series_patches() {
 	sed -e 's/#.*//' "$QUILT_SERIES" | awk 'NF { print $1 }'
 }
 
+# series_check: the series file must read the same to quilt and to these
+# scripts, or stop naming the line: no carriage return (CRLF), no comment
+# that does not start in column 1 (quilt reads "#" as a patch name), no
+# patch listed twice, every patch file present, and none with CRLF lines.
+# --report: print what is wrong as lint's FAIL lines and return 1.
+series_check() {
+	[ -f "$QUILT_SERIES" ] || return 0
+	_cr=$(printf '\r')
+	_err=$(awk -v f="$QUILT_SERIES" -v cr="$_cr" '
+	index($0, cr) { printf "%s:%d: a carriage return (CRLF line ends): quilt would read the name with it; convert the file: sed -i \"s/\\r$//\" %s\n", f, NR, f; next }
+	/^[ \t]+#/ { printf "%s:%d: a comment that does not start in column 1: quilt reads \"#\" as a patch name; move the # to column 1\n", f, NR; next }
+	/^#/ || NF == 0 { next }
+	seen[$1] { printf "%s:%d: %s is listed twice (first on line %d): quilt would apply it twice; delete one line\n", f, NR, $1, seen[$1]; next }
+	{ seen[$1] = NR }' "$QUILT_SERIES")
+	for _p in $(series_patches); do
+		if [ ! -f "$QUILT_PATCHES/$_p" ]; then
+			_err="$_err${_err:+
+}$QUILT_SERIES: $_p is listed but $QUILT_PATCHES/$_p does not exist: restore it (git checkout) or delete its line"
+		elif grep -q "$_cr" "$QUILT_PATCHES/$_p"; then
+			_err="$_err${_err:+
+}$QUILT_PATCHES/$_p: CRLF line ends: patch would apply it with the CRs in the files; convert it: sed -i \"s/\\r\$//\" $QUILT_PATCHES/$_p"
+		fi
+	done
+	[ -z "$_err" ] && return 0
+	if [ "${1:-}" = --report ]; then
+		printf '%s\n' "$_err" | sed 's/^/  FAIL    /'
+		return 1
+	fi
+	printf '%s: error: %s\n' "$prog" "$_err" >&2
+	exit 1
+}
+
 # baseline_line BASE: "package debversion sha256 suite" of BASE from the
 # pins, or nothing.  BASE is an upstream version (6.12.118, 7.3-rc7) or a
 # Debian one (7.3~rc7-1~exp1).  A pin line is "package version suite
