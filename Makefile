@@ -83,7 +83,7 @@ help:
 	@echo 'make push|pop    quilt push/pop in the tree (Q="-a" or Q=PATCH for more)'
 	@echo 'make top|applied|refresh   quilt top, applied, refresh'
 	@echo 'make lint        series, headers, fuzz-free apply, checkpatch --strict'
-	@echo 'make export      git repository and format-patch mails under $(OUT)/export'
+	@echo 'make export      one series a destination of the series file, b4 mails under $(OUT)/export/BASE/DEST (SENDER=, ALLOW_DIRTY=1)'
 	@echo 'make rebase BASE=V   move the series onto V, classify and refresh (CONTINUE=1)'
 	@echo 'make nightly     rebase a copy onto the newest baseline offered, quick build, dated report'
 	@echo 'make submit-check   the export as mailed: checkpatch, a build of each commit, recipients, b4 am'

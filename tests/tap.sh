@@ -91,25 +91,29 @@ like() {
 	fi
 }
 
-# am_matches_tree: make export, git am its mails onto a checkout of the
-# baseline commit, and compare the result with $TREE byte for byte.
+# am_matches_tree: make export (as a stand-in sender, uncommitted changes
+# and a placeholder in the patches' content allowed), then, destination after destination in series order, b4 am of
+# the mails b4 send wrote, offline, and git am of what b4 am gives, onto a
+# checkout of the baseline commit; the result must be $TREE byte for byte.
 am_matches_tree() {
-	make -s -C "$REPO" export >/dev/null 2>&1 || return 1
-	_g=$OUT/export/$BASE/git
+	SENDER="Round Trip <round-trip@example.com>" ALLOW_DIRTY=1 ALLOW_PLACEHOLDER=1 \
+		make -s -C "$REPO" export > "$TMP/export.log" 2>&1 || { cat "$TMP/export.log"; return 1; }
+	_x=$OUT/export/$BASE
+	_g=$_x/git
 	git --git-dir="$_g" worktree prune
-	rm -rf "$TMP/am"
+	rm -rf "$TMP/am" "$TMP/am-b4"
 	git --git-dir="$_g" worktree add -q --detach "$TMP/am" "baseline-$BASE" || return 1
-	# every mail but the cover letter (0000-): 0010-, 0020-... too
-	set --
-	for _p in "$OUT/export/$BASE/mbox"/[0-9][0-9][0-9][0-9]-*.patch; do
-		case ${_p##*/} in
-		0000-*) ;;
-		*) [ -f "$_p" ] && set -- "$@" "$_p" ;;
-		esac
+	for _dn in $(cut -f1 "$_x/destinations"); do
+		mkdir -p "$TMP/am-b4/$_dn"
+		# b4 send -o writes one mail a file: make them an mbox
+		for _p in "$_x/$_dn"/*.eml; do
+			echo "From mboxrd@z Thu Jan  1 00:00:00 1970"
+			sed 's/^\(>*From \)/>\1/' "$_p"
+		done > "$TMP/am-b4/$_dn.mbox"
+		(cd "$TMP/am" && b4 --offline-mode am -C -m - -o "$TMP/am-b4/$_dn" -n "$_dn") \
+			< "$TMP/am-b4/$_dn.mbox" > "$TMP/am-b4/$_dn.log" 2>&1 || { cat "$TMP/am-b4/$_dn.log"; return 1; }
+		(cd "$TMP/am" && git -c user.name=t -c user.email=t@t am -q "$TMP/am-b4/$_dn/$_dn.mbx") || return 1
 	done
-	if [ $# -gt 0 ]; then
-		(cd "$TMP/am" && git -c user.name=t -c user.email=t@t am -q "$@") || return 1
-	fi
 	_rc=0
 	diff -r --no-dereference -x .pc -x .git "$TMP/am" "$TREE" || _rc=1
 	git --git-dir="$_g" worktree remove --force "$TMP/am" 2>/dev/null || true
