@@ -52,7 +52,7 @@ is "$(proof two.patch)" "Generated code, from scripts/ci-series (KBUILD_BUILD_* 
 of vmlinux and of its objdump -d, against the tree without this patch):
 vmlinux the same, byte for byte, on aa; the same code (objdump -d),
 other bytes changed, on bb; the code changes on cc.  Not built here: dee
-(no Debian 12 cross compiler)." "changes named; a touched arch with no target"
+(no Debian compiler the kernel builds with)." "changes named; a touched arch with no target"
 fails "a patch not in the series is an error" proof three.patch
 rm -r "$rec/002-two.patch"
 fails "a step the record lacks is an error" proof two.patch
