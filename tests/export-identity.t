@@ -24,25 +24,7 @@ sed -i "s/^Signed-off-by: $PH$/&\n&/" "$P/alpha-param.patch"
 sed -i -e "s/^From: $PH$/From: Rhea Author <rhea@example.net>/" \
 	-e "s/^Signed-off-by: $PH$/Reviewed-by: Ivo Reviewer <ivo@example.net>\nSigned-off-by: Rhea Author <rhea@example.net>\n&/" \
 	"$P/beta-param.patch"
-cat > "$P/generic-param.patch" <<EOP
-From: $PH
-Subject: [PATCH] asm-generic: say what param.h is for
-
-Say what asm-generic/param.h is for, in a comment.
-
-Verified: the fixture tree has no build; this is a test patch.
-
-Signed-off-by: $PH
----
---- a/include/asm-generic/param.h
-+++ b/include/asm-generic/param.h
-@@ -1,4 +1,5 @@
- /* SPDX-License-Identifier: GPL-2.0 */
-+/* HZ, for the architectures that have no param.h of their own */
- #ifndef __ASM_GENERIC_PARAM_H
- #define __ASM_GENERIC_PARAM_H
- 
-EOP
+cp "$T_DIR/fixtures/mini/generic-param.patch" "$P/"
 cat > "$P/docs-notes.patch" <<EOP
 From: $PH
 Subject: [PATCH] Documentation: add notes

@@ -28,25 +28,7 @@ export BASE SRC TREE SUBMIT_BUILD TMP SENDER CHECKPATCH_IGNORE
 mkdir -p "$TMP/patches/covers"
 printf 'alpha: the fix\n\nThe alpha fix, for @BASE@.\n' > "$TMP/patches/covers/fix"
 printf 'beta and generic: the rest\n\nThe rest, on top of the fix.\n' > "$TMP/patches/covers/rest"
-cat > "$TMP/patches/generic-param.patch" <<'EOP'
-From: asm-generic series <series@example.org>
-Subject: [PATCH] asm-generic: say what param.h is for
-
-Say what asm-generic/param.h is for, in a comment.
-
-Verified: the fixture tree has no build; this is a test patch.
-
-Signed-off-by: asm-generic series <series@example.org>
----
---- a/include/asm-generic/param.h
-+++ b/include/asm-generic/param.h
-@@ -1,4 +1,5 @@
- /* SPDX-License-Identifier: GPL-2.0 */
-+/* HZ, for the architectures that have no param.h of their own */
- #ifndef __ASM_GENERIC_PARAM_H
- #define __ASM_GENERIC_PARAM_H
- 
-EOP
+cp "$T_DIR/fixtures/mini/generic-param.patch" "$TMP/patches/"
 cat > "$QUILT_SERIES" <<'EOS'
 #@ destination: fix
 #@ version: 2
