@@ -41,16 +41,19 @@ typedef _Bool bool;
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define __LITTLE_ENDIAN 1234
-#define htonl(x)		__builtin_bswap32(x)
+#define htonl(x)		swab32(x)
+#define htons(x)		swab16(x)
 #else
 #define __BIG_ENDIAN 4321
 #define htonl(x)		((u32)(x))
+#define htons(x)		((u16)(x))
 #endif
 
 #if __SIZEOF_LONG__ == 8
 #define CONFIG_64BIT 1
 #define BITS_PER_LONG 64
 #else
+#define CONFIG_32BIT 1
 #define BITS_PER_LONG 32
 #endif
 
@@ -62,14 +65,33 @@ typedef _Bool bool;
 #define ____is_defined(arg1_or_junk) __take_second_arg(arg1_or_junk 1, 0)
 #define IS_ENABLED(option)	__is_defined(option)
 
-/* Where the kernel selects it; make CSUM_ALIGNED=1 drops it, to test */
-#if (defined(__x86_64__) || defined(__aarch64__) || defined(__powerpc__) || \
-     defined(__s390__)) && !defined(CSUM_ALIGNED)
+/*
+ * Where the kernel selects it by default (ColdFire: the m68k that is not
+ * CPU_HAS_NO_UNALIGNED; not LoongArch, ARCH_STRICT_ALIGN=y by default);
+ * make UNALIGNED=y|n sets CSUM_EFFICIENT_UNALIGNED, CSUM_ALIGNED drops it.
+ */
+#ifndef CSUM_EFFICIENT_UNALIGNED
+#if defined(__x86_64__) || defined(__aarch64__) || defined(__powerpc__) || \
+    defined(__s390__) || defined(__mcoldfire__)
+#define CSUM_EFFICIENT_UNALIGNED 1
+#else
+#define CSUM_EFFICIENT_UNALIGNED 0
+#endif
+#endif
+#if CSUM_EFFICIENT_UNALIGNED && !defined(CSUM_ALIGNED)
 #define CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS 1
 #endif
 
-#define swab16(x)		__builtin_bswap16(x)
-#define swab32(x)		__builtin_bswap32(x)
+/*
+ * <linux/swab.h> without ARCH_USE_BUILTIN_BSWAP: shifts and masks, which
+ * gcc turns into the arch's byte swap where it has one (riscv without
+ * Zbb has none, and __builtin_bswap32 would call libgcc).
+ */
+#define swab16(x)		((u16)((u16)(x) << 8 | (u16)(x) >> 8))
+#define swab32(x)		((u32)(((u32)(x) & 0xff) << 24 |	\
+				       ((u32)(x) & 0xff00) << 8 |	\
+				       ((u32)(x) & 0xff0000) >> 8 |	\
+				       ((u32)(x) & 0xff000000) >> 24))
 
 static inline u32 ror32(u32 w, unsigned int s)
 {
@@ -117,5 +139,12 @@ struct in6_addr {
 	} in6_u;
 };
 #define s6_addr in6_u.u6_addr8
+#define s6_addr32 in6_u.u6_addr32
+
+/* riscv's <asm/cpufeature.h>: no Zbb, unaligned loads as the kernel's */
+#define RISCV_ISA_EXT_ZBB	0
+#define riscv_has_extension_likely(ext)	false
+#define has_fast_unaligned_accesses()	\
+	IS_ENABLED(CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS)
 
 #endif /* CSUM_COMPAT_H */

@@ -6,7 +6,7 @@
  * Each figure is the median of REPS runs; a run times a batch of calls on
  * one warm buffer with rdtsc (TSC ticks) and CLOCK_MONOTONIC (ns).  The
  * variants take turns inside every run, so that a change of clock speed
- * hits them all alike.  Ratios are against 6.12's generic lib/checksum.c.
+ * hits them all alike.  Ratios are against mainline's generic lib/checksum.c.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -16,22 +16,24 @@
 
 #include "variants.h"
 
-DECLARE(gen612);
+DECLARE(mainline);
 DECLARE(new);
 DECLARE(x86);
 DECLARE(arm64);
 DECLARE(loongarch);
+DECLARE(riscv);
 
 static struct variant {
 	const char *name;
 	csum_fn csum;
 	ipcsum_fn ip;
 } all[] = {
-	{ "6.12-generic", gen612_csum_partial, gen612_ip_fast_csum },
+	{ "mainline-generic", mainline_csum_partial, mainline_ip_fast_csum },
 	{ "new-generic", new_csum_partial, new_ip_fast_csum },
 	{ "x86-64", x86_csum_partial, x86_ip_fast_csum },
 	{ "arm64-C", arm64_csum_partial, arm64_ip_fast_csum },
 	{ "loongarch-C", loongarch_csum_partial, loongarch_ip_fast_csum },
+	{ "riscv-C", riscv_csum_partial, riscv_ip_fast_csum },
 };
 
 #define MAXV	(sizeof(all) / sizeof(all[0]))
@@ -246,7 +248,7 @@ int main(int argc, char **argv)
 	       tsc_ghz);
 	if (cpt)
 		printf(", core ~%.2f cycles/tick (~%.2f GHz)", cpt, cpt * tsc_ghz);
-	printf("\n(ratio) = speed against 6.12-generic, higher is faster\n");
+	printf("\n(ratio) = speed against mainline-generic, higher is faster\n");
 
 	header("csum_partial: bytes per tick (ratio)");
 	for (s = 0; s < nsizes; s++)

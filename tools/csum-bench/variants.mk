@@ -3,21 +3,28 @@
 # own files into one object with only <name>_csum_partial and
 # <name>_ip_fast_csum global.  Included by csum-bench and csum-test.
 #
-#   KSRC      the 6.12 tree to read (default: the pristine baseline)
+#   KSRC      the mainline tree to read (default: the pristine baseline)
 #   KSRC_NEW  a tree with the series applied; without it, the files the
 #             checksum patches touch are copied from KSRC and patched
 #             under $(O)/patched
 #   O         where the objects go
 #   CROSS_COMPILE, STATIC=1   for a static binary of another arch
+#   CC, OBJCOPY   another compiler (clang-19 --target=hexagon-linux-musl)
+#   ARCH_CFLAGS   the arch's code generation flags (-mcpu=5475,
+#             -march=mips32r6 ...), for the variants and the programs
+#   UNALIGNED y|n  CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS set or not
+#             (default: as the kernel selects it, see compat.h)
 
 CSUM_DIR := $(dir $(lastword $(MAKEFILE_LIST)))
 REPO     := $(abspath $(CSUM_DIR)../..)
-BASE     ?= $(shell awk '!/^\#/ && NF { v = $$2; sub(/-[^-]*$$/, "", v); print v; exit }' $(REPO)/scripts/baselines)
+BASE     ?= $(shell awk '!/^\#/ && NF { v = $$2; sub(/-[^-]*$$/, "", v); gsub(/~/, "-", v); print v; exit }' $(REPO)/scripts/baselines)
 KSRC     ?= $(REPO)/out/src/$(BASE)
 PATCHES  ?= $(REPO)/patches
 O        ?= $(REPO)/out/csum
 CC       := $(CROSS_COMPILE)gcc
 OBJCOPY  := $(CROSS_COMPILE)objcopy
+ARCH_CFLAGS ?=
+UNALIGNED ?=
 
 # The series' checksum patches, in series order; those not written yet
 # are left out.
@@ -43,14 +50,17 @@ endif
 # What the compiler targets: x86-64 builds the x86 asm, __int128 the
 # arm64 C, little-endian __int128 the loongarch C (it has no big-endian
 # code).
-PREDEF   := $(shell $(CC) -dM -E -x c /dev/null)
+PREDEF   := $(shell $(CC) $(ARCH_CFLAGS) -dM -E -x c /dev/null)
 HOST_X86 := $(findstring __x86_64__,$(PREDEF))
 HOST_128 := $(findstring __SIZEOF_INT128__,$(PREDEF))
 HOST_LE  := $(findstring __BYTE_ORDER__ __ORDER_LITTLE_ENDIAN__,$(PREDEF))
+HOST_HEXAGON := $(findstring __hexagon__,$(PREDEF))
 
 # The kernel builds without FP/SIMD registers; so do we where GCC can say so.
-KFLAGS := -O2 -fno-strict-aliasing -fno-common -fvisibility=hidden \
-	-Wall -Wno-unused-function -include $(CSUM_DIR)compat.h \
+KFLAGS := $(ARCH_CFLAGS) -O2 -fno-strict-aliasing -fno-common \
+	-fvisibility=hidden -Wall -Wno-unused-function \
+	$(if $(UNALIGNED),-DCSUM_EFFICIENT_UNALIGNED=$(if $(filter y,$(UNALIGNED)),1,0)) \
+	-include $(CSUM_DIR)compat.h \
 	-I$(CSUM_DIR)include \
 	-DCSUM_GENERIC_H='"$(KSRC)/include/asm-generic/checksum.h"'
 ifneq ($(HOST_X86),)
@@ -62,7 +72,7 @@ generic_h = -DCSUM_ARCH_H='"$(KSRC)/include/asm-generic/checksum.h"'
 kfile1 = -DKFILE1='"$(1)"'
 kfile2 = -DKFILE2='"$(1)"'
 
-VFLAGS_gen612 = $(call kfile1,$(KSRC)/lib/checksum.c) $(generic_h)
+VFLAGS_mainline = $(call kfile1,$(KSRC)/lib/checksum.c) $(generic_h)
 VFLAGS_new = $(call kfile1,$(NK)/lib/checksum.c) $(generic_h)
 VFLAGS_newalign = $(VFLAGS_new) -DCSUM_ALIGNED
 VFLAGS_x86 = $(call kfile1,$(KSRC)/arch/x86/lib/csum-partial_64.c) \
@@ -79,10 +89,20 @@ VFLAGS_loongarch = $(call kfile1,$(KSRC)/lib/checksum.c) \
 VFLAGS_loongarchfix = $(call kfile1,$(NK)/lib/checksum.c) \
 	$(call kfile2,$(NK)/arch/loongarch/lib/csum.c) \
 	-DCSUM_ARCH_H='"$(NK)/arch/loongarch/include/asm/checksum.h"'
+# riscv's do_csum() is portable C (Zbb left out: its fold is asm)
+VFLAGS_riscv = $(call kfile1,$(KSRC)/lib/checksum.c) \
+	$(call kfile2,$(KSRC)/arch/riscv/lib/csum.c) \
+	-DCSUM_ARCH_H='"$(KSRC)/arch/riscv/include/asm/checksum.h"'
+# hexagon's do_csum() uses its vector multiply-add builtins
+VFLAGS_hexagon = $(call kfile1,$(KSRC)/lib/checksum.c) \
+	$(call kfile2,$(KSRC)/arch/hexagon/lib/checksum.c) \
+	-DCSUM_ARCH_H='"$(KSRC)/arch/hexagon/include/asm/checksum.h"' \
+	-DCSUM_INTRINSICS_H='"$(KSRC)/arch/hexagon/include/asm/intrinsics.h"'
 
 # The variants that build here, and the objects of a list of them.
-VARIANTS_ALL := gen612 new $(if $(HOST_X86),x86) $(if $(HOST_128),arm64) \
-	$(if $(and $(HOST_128),$(HOST_LE)),loongarch)
+VARIANTS_ALL := mainline new $(if $(HOST_X86),x86) $(if $(HOST_128),arm64) \
+	$(if $(and $(HOST_128),$(HOST_LE)),loongarch) riscv \
+	$(if $(HOST_HEXAGON),hexagon)
 variant_objs = $(patsubst %,$(O)/v-%.o,$(1))
 
 $(O)/v-%.o: $(CSUM_DIR)variant.c $(CSUM_DIR)compat.h $(NK_STAMP)
