@@ -8,7 +8,7 @@
 # make that prints what Kbuild prints: no kernel build, under a second.
 . "$(dirname "$0")/tap.sh"
 
-plan 7
+plan 9
 
 tree=$TMP/tree
 mkdir -p "$tree/arch/alpha" "$TMP/configs" "$TMP/bin"
@@ -51,6 +51,11 @@ is "$(FAKE_SPARSE=warn sp fs/fcntl.c)" 1 "sparse finds the file wrong: exit 1"
 is "$(FAKE_SPARSE=cannot sp fs/fcntl.c)" 3 "sparse cannot run in the target: exit 3"
 like "$(cat "$TMP/sp.out")" "sparse cannot check t \(it stopped before fs/fcntl.c\): invalid argument to '-march'" \
 	"and says why, with sparse's own complaint"
+# Kbuild that finds sparse too old goes on without it and exits 0
+printf '#!/bin/sh\necho "$TREE/Makefile:1311: C=2 specified, but sparse is not available or not up to date"\n' > "$TMP/bin/make"
+is "$(sp fs/fcntl.c)" 3 "sparse too old for Kbuild (nothing checked, make exits 0): exit 3, not a pass"
+like "$(cat "$TMP/sp.out")" "sparse cannot check t: Kbuild says 'sparse is not available or not up to date'" \
+	"and says why"
 # another file of the same name elsewhere does not count as checked
 cat > "$TMP/bin/make" <<'EOF'
 #!/bin/sh
