@@ -4,10 +4,11 @@
 # a stand-in qemu-system-riscv64 prints a good boot, a panic, a missing
 # marker, a wrong memory size or hangs; then, when the real series tree
 # has arch/example, a real build and boot of both halves (64 and 32 bits),
-# and a real boot broken on purpose (no init to run: a panic) that must fail.
+# a real boot with QEMU's own device tree, and a real boot broken on
+# purpose (no init to run: a panic) that must fail and show a call trace.
 . "$(dirname "$0")/tap.sh"
 
-plan 11
+plan 14
 be=$REPO/scripts/boot-example
 
 # A fake build: the files boot-example --no-build looks for.
@@ -45,6 +46,10 @@ EXAMPLE-INIT: vfork, execve and wait: ok
 EXAMPLE-INIT: rt_sigaction: ok
 EXAMPLE-INIT: signal delivered, handler returned: ok
 EXAMPLE-INIT: clock_gettime and nanosleep: ok
+EXAMPLE-INIT: system call restarted once: ok
+EXAMPLE-INIT: bad user pointers: EFAULT: ok
+EXAMPLE-INIT: the timer interrupts: ok
+EXAMPLE-INIT: the UART interrupts: ok
 EXAMPLE-INIT: all checks passed, powering off
 EOF2
 run() {
@@ -68,8 +73,10 @@ like "$(run --mem 64 2>&1)" "reports 128 MiB of memory, the DTB has 64" "memory 
 FAKE_LOG=$TMP/good.log
 like "$(FAKE_HANG=1 BOOT_TIMEOUT=2 run --mem 64 2>&1)" "did not finish in 2s" "a hang is caught by the timeout"
 
-# The real thing, on the series tree (scripts/tree applies it, or resumes).
-T=$REPO/out/linux-$BASE
+# The real thing, on the series tree (scripts/tree applies it, or
+# resumes): $TREE, default out/linux-BASE, built in $BUILD (default
+# out/build/BASE).
+T=$TREE
 (cd "$REPO" && scripts/tree) > "$TMP/tree.log" 2>&1 || sed 's/^/# /' "$TMP/tree.log"
 if [ -f "$T/arch/example/Kconfig" ]; then
 	out=$(TREE=$T "$be" --mem 64 --kunit 2>&1)
@@ -77,20 +84,36 @@ if [ -f "$T/arch/example/Kconfig" ]; then
 	echo "$out" | sed 's/^/# /'
 	is "$st" 0 "arch/example builds and boots to /init, with KUnit"
 	like "$out" "KUNIT .*passed" "the KUnit results are parsed"
-	out=$(TREE=$T "$be" --no-build --mem 64 --bootargs rdinit=/missing 2>&1)
+	# QEMU's own device tree, nothing edited but bootargs, at two sizes
+	out=$(TREE=$T "$be" --no-build --mem 64 --mem 128 --qemu-dtb 2>&1)
+	st=$?
+	echo "$out" | sed 's/^/# /'
+	is "$st" 0 "it boots with QEMU's own device tree at 64 and 128 MiB"
+	out=$(TREE=$T "$be" --no-build --mem 64 --bootargs rdinit=/missing \
+		--log "$TMP/missing.log" 2>&1)
 	st=$?
 	echo "$out" | sed 's/^/# /'
 	isnt "$st" 0 "a kernel with no init to run fails the boot"
 	like "$out" "the log has 'Kernel panic'" "the panic is named"
+	# panic() dumps the stack: show_stack() names the callers.
+	trace=$(sed -n '/Call trace/,$p' "$TMP/missing.log")
+	like "$trace" "kernel_init\+0x" "the panic shows a call trace through kernel_init"
 	out=$(TREE=$T "$be" --bits 32 --mem 64 2>&1)
 	st=$?
 	echo "$out" | sed 's/^/# /'
 	is "$st" 0 "the 32-bit half (example32) builds and boots to /init"
+	out=$(TREE=$T "$be" --bits 32 --no-build --mem 64 --qemu-dtb 2>&1)
+	st=$?
+	echo "$out" | sed 's/^/# /'
+	is "$st" 0 "example32 boots with QEMU's own device tree"
 else
 	_result 1 "no $T/arch/example: scripts/tree did not apply the series"
 	_result 1 "KUnit not run"
+	_result 1 "no boot with QEMU's device tree"
 	_result 1 "no broken boot"
 	_result 1 "no broken boot"
+	_result 1 "no call trace"
 	_result 1 "no 32-bit boot"
+	_result 1 "no 32-bit boot with QEMU's device tree"
 fi
 done_testing

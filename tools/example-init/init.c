@@ -4,8 +4,11 @@
  * each, that a no-MMU kernel gives userspace the canonical system
  * calls: write, openat/read (/proc), getpid, vfork + execve + wait4,
  * rt_sigaction with a delivered signal that returns, clock_gettime and
- * nanosleep.  Every line starts "EXAMPLE-INIT:", every check prints
- * "ok" or "FAIL"; scripts/boot-example reads them from the console.
+ * nanosleep, a system call restarted once when its signal cannot be
+ * delivered, -EFAULT for bad user pointers (the kernel survives them),
+ * and a timer and a UART that interrupt (/proc/interrupts).  Every line
+ * starts "EXAMPLE-INIT:", every check prints "ok" or "FAIL";
+ * scripts/boot-example reads them from the console.
  * At the end it powers the machine off (QEMU exits 0), or, when a
  * check failed, exits, and the kernel panics.
  */
@@ -14,8 +17,17 @@
 #define AT_FDCWD		-100
 #define O_RDONLY		0
 #define SIGUSR1			10
+#define SIGSEGV			11
+#define SIGALRM			14
 #define SIGCHLD			17
 #define SA_SIGINFO		4
+#define SA_ONSTACK		0x08000000
+#define SA_RESTART		0x10000000
+#define S_IFIFO			0010000
+#define ITIMER_REAL		0
+#define FIONBIO			0x5421
+#define EFAULT			14
+#define ERESTARTSYS		512
 #define CLONE_VM		0x00000100
 #define CLONE_VFORK		0x00004000
 #define CLOCK_MONOTONIC		1
@@ -32,6 +44,20 @@ struct ksigaction {
 	void (*handler)(int, void *, void *);
 	unsigned long flags;
 	unsigned long long mask;
+};
+
+/* stack_t and struct ucontext, with user_regs_struct for sigcontext */
+struct kstack {
+	void *sp;
+	int flags;
+	ulong size;
+};
+
+struct kucontext {
+	ulong flags;
+	void *link;
+	struct kstack stack;
+	ulong regs[32];		/* pc, then x1 to x31: a0 is 10, a7 17 */
 };
 
 static int failed;
@@ -60,8 +86,8 @@ static int has(const char *s, const char *sub)
 	return 0;
 }
 
-/* The first line of a /proc file that contains key, printed. */
-static int show_proc(const char *path, const char *key)
+/* The first line of a /proc file that contains key, printed; or 0. */
+static const char *show_proc(const char *path, const char *key)
 {
 	static char buf[4096];
 	long fd, n, i, start = 0;
@@ -84,7 +110,7 @@ static int show_proc(const char *path, const char *key)
 			say(": ");
 			say(buf + start);
 			say("\n");
-			return 1;
+			return buf + start;
 		}
 		start = i + 1;
 	}
@@ -95,6 +121,127 @@ static void on_usr1(int sig, void *info, void *uc)
 {
 	signo_seen = *(int *)info;	/* si_signo */
 	signals++;
+}
+
+/*
+ * The double restart check: openat of a FIFO without a writer blocks
+ * (its first argument, the directory, is unused for an absolute path,
+ * so it can be -ERESTARTSYS), on a stack pointer of 16, where no
+ * signal frame fits.  SIGALRM (SA_RESTART) interrupts it: the kernel
+ * rewinds the ecall to restart it, fails to write the SIGALRM frame and
+ * forces SIGSEGV, whose handler runs on the alternate stack; it sees
+ * the registers the ecall will restart with, then resumes past it.
+ * Those are the ecall's address and a0 = -ERESTARTSYS: restarted once.
+ */
+extern const char restart_ecall[] __attribute__((visibility("hidden")));
+extern const char restart_resume[] __attribute__((visibility("hidden")));
+static volatile ulong seen_pc, seen_a0, seen_a7;
+
+static void on_segv(int sig, void *info, void *ucp)
+{
+	struct kucontext *uc = ucp;
+
+	seen_pc = uc->regs[0];
+	seen_a0 = uc->regs[10];
+	seen_a7 = uc->regs[17];
+	uc->regs[0] = (ulong)restart_resume;
+}
+
+static void on_alrm(int sig, void *info, void *uc)
+{
+}
+
+static void openat_on_bad_stack(const char *fifo)
+{
+	register long a0 __asm__("a0") = -ERESTARTSYS;
+	register ulong a1 __asm__("a1") = (ulong)fifo;
+	register ulong a2 __asm__("a2") = O_RDONLY;
+	register ulong a3 __asm__("a3") = 0;
+	register ulong a7 __asm__("a7") = __NR_openat;
+
+	__asm__ __volatile__ (
+		"	mv	s1, sp\n"
+		"	li	sp, 16\n"
+		".globl restart_ecall\n.hidden restart_ecall\n"
+		"restart_ecall:\n"
+		"	ecall\n"
+		".globl restart_resume\n.hidden restart_resume\n"
+		"restart_resume:\n"
+		"	mv	sp, s1\n"
+		: "+r" (a0), "+r" (a1), "+r" (a2), "+r" (a3), "+r" (a7)
+		: : "s1", "memory");
+}
+
+static int restarts_once(void)
+{
+	static long altstack[512];
+	struct kstack ss;
+	struct ksigaction sa;
+	long timer[4] = { 0, 0, 0, 20000 };	/* it_value: 20 ms */
+
+	ss.sp = altstack;
+	ss.flags = 0;
+	ss.size = sizeof(altstack);
+	sa.mask = 0;
+	sa.handler = on_segv;
+	sa.flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+	if (sys2(__NR_sigaltstack, &ss, 0) ||
+	    sys4(__NR_rt_sigaction, SIGSEGV, &sa, 0, sizeof(sa.mask)))
+		return 0;
+	sa.handler = on_alrm;
+	sa.flags = SA_SIGINFO | SA_RESTART;
+	if (sys4(__NR_rt_sigaction, SIGALRM, &sa, 0, sizeof(sa.mask)) ||
+	    sys4(__NR_mknodat, AT_FDCWD, "/fifo", S_IFIFO | 0600, 0) ||
+	    sys3(__NR_setitimer, ITIMER_REAL, timer, 0))
+		return 0;
+	openat_on_bad_stack("/fifo");
+	sa.handler = 0;			/* SIG_DFL */
+	sa.flags = 0;
+	sys4(__NR_rt_sigaction, SIGSEGV, &sa, 0, sizeof(sa.mask));
+	say_num("EXAMPLE-INIT: to restart: pc - ecall ",
+		(long)(seen_pc - (ulong)restart_ecall), "");
+	say_num(", a0 ", seen_a0, "\n");
+	return seen_pc == (ulong)restart_ecall &&
+	       seen_a0 == (ulong)-ERESTARTSYS && seen_a7 == __NR_openat;
+}
+
+/*
+ * Bad user pointers: -EFAULT from copy_from_user() (write), from
+ * copy_to_user() (read), from get_user() (FIONBIO) and put_user()
+ * (getresuid).  Nothing answers at address 0 on QEMU's virt machine.
+ */
+static int bad_pointers_fault(void)
+{
+	long w, r = -1, g, p, fd;
+
+	w = sys3(__NR_write, 1, 0, 1);
+	fd = sys4(__NR_openat, AT_FDCWD, "/proc/self/status", O_RDONLY, 0);
+	if (fd >= 0) {
+		r = sys3(__NR_read, fd, 0, 64);
+		sys1(__NR_close, fd);
+	}
+	g = sys3(__NR_ioctl, 1, FIONBIO, 0);
+	p = sys3(__NR_getresuid, 0, 0, 0);
+	say_num("EXAMPLE-INIT: write ", w, "");
+	say_num(", read ", r, "");
+	say_num(", FIONBIO ", g, "");
+	say_num(", getresuid ", p, "\n");
+	return w == -EFAULT && r == -EFAULT && g == -EFAULT && p == -EFAULT;
+}
+
+/* The count of the line of /proc/interrupts that names key ("3: 123 ...") */
+static long irq_count(const char *key)
+{
+	const char *s = show_proc("/proc/interrupts", key);
+	long n = 0;
+
+	while (s && *s && *s++ != ':')
+		;
+	while (s && *s == ' ')
+		s++;
+	while (s && *s >= '0' && *s <= '9')
+		n = n * 10 + *s++ - '0';
+	return n;
 }
 
 /*
@@ -231,6 +378,12 @@ int main(long *sp)
 	if (t1 - t0 < 2000000000LL)
 		say_num("EXAMPLE-INIT: nanosleep 50 ms took ",
 			(long)(t1 - t0) / 1000, " us\n");
+
+	check(restarts_once(), "system call restarted once");
+	check(bad_pointers_fault(), "bad user pointers: EFAULT");
+	/* the 8250 sends what /init writes on its transmit interrupt */
+	check(irq_count("clint-timer") > 0, "the timer interrupts");
+	check(irq_count("ttyS") > 0, "the UART interrupts");
 
 	if (failed) {
 		say("EXAMPLE-INIT: some checks failed\n");
