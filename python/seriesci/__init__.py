@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: GPL-2.0
+"""seriesci: the data programs of the asm-generic series, one module a stage.
+
+Like the kernel's kunit_tool (tools/testing/kunit): the shell in scripts/
+sequences apt, quilt, make, QEMU and git; the programs that hold a data
+model live here, behind one entry point (python3 -m seriesci, see cli.py):
+
+  common    exit codes, errors, the Kbuild-style step line
+  targets   configs/targets, the one reader of it
+  record    the ci-series record folder: the one reader and writer
+  render    results.json (json.dumps), results.md, results.html
+  merge     merge-results: shards into one record, with its conflict rules
+  reach     can a change since a kept build reach it (Kbuild's .cmd files)
+  proof     codegen-proof: the generated-code paragraph of a patch
+
+Standard library only (Debian 12's python3, 3.11).  The old command names
+in scripts/ are thin wrappers that run a subcommand of this package.
+"""

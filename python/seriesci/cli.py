@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The one entry point: python3 -m seriesci SUBCOMMAND ... (-h on each).
+
+Exit codes (common.Exit): 0 done, 1 an error (nothing written), 2 usage,
+3 reach only: provably unreached.  The scripts of the same names in
+scripts/ run these subcommands.
+"""
+import argparse
+import os
+import sys
+
+from seriesci import common
+
+
+def _results(sub):
+	p = sub.add_parser('results', help='render a ci-series record as results.json, .md, .html',
+			   description='Render a record folder of scripts/ci-series as DIR/results.json '
+			   '(every cell, for programs), DIR/results.md (the patch-by-target matrix) and '
+			   'DIR/results.html (the same as one static page, each cell linked to its log). '
+			   'Paths inside are relative to DIR.  Reads only; re-running rewrites the three files.')
+	p.add_argument('dir', nargs='?', metavar='DIR',
+		       help='the record folder (default: $OUT/ci/$BASE)')
+	p.set_defaults(func=lambda a: __import__('seriesci.render').render.run(a))
+
+
+def _merge(sub):
+	p = sub.add_parser('merge-results', help='merge the records of several shards into one',
+			   description='One matrix from the record folders of several ci-series runs on '
+			   'disjoint target sets: every step of every RECORD copied into OUTDIR, then '
+			   'rendered (results).  Errors, and nothing is written, when the records differ '
+			   'in baseline or series, or a cell conflicts (a target with different results '
+			   'in two records; checkpatch, boot or push ok in one and fail in another). '
+			   "Sparse results are joined; skip gives way to a record that ran the check. "
+			   'A step is done when it is done in every record.  OUTDIR must be empty, new '
+			   'or an earlier merge: re-running rewrites it.')
+	p.add_argument('-o', dest='outdir', metavar='OUTDIR',
+		       help='the merged record folder (default: $OUT/ci/merged)')
+	p.add_argument('records', nargs='+', metavar='RECORD',
+		       help='a ci-series record folder, or its results.json')
+	p.set_defaults(func=lambda a: __import__('seriesci.merge').merge.run(a))
+
+
+def _reach(sub):
+	p = sub.add_parser('reach', help='can the change since a kept build reach it',
+			   description='Can the change since a kept build reach that build?  Decided '
+			   "from Kbuild's own .cmd files and include/config/auto.conf.cmd, indexed "
+			   'into BUILD_DIR/.reach by --record after a build.  Exit 3: provably '
+			   'unreached (nothing to build), and only then; exit 0: reached, with the '
+			   'first reason; any other exit is no proof either (callers build).  $TREE '
+			   'is the source tree.')
+	p.add_argument('-q', dest='quiet', action='store_true', help='print nothing')
+	p.add_argument('--key', default='', metavar='KEY',
+		       help="the build's key now (compiler, make variables, fragments): a different one reaches")
+	p.add_argument('--files', action='store_true',
+		       help='the arguments before BUILD_DIR are tree-relative changed files '
+		       '(what a patch touches) instead of what changed in $TREE since the build')
+	p.add_argument('--record', action='store_true',
+		       help="after a successful build: index BUILD_DIR's dependencies into "
+		       'BUILD_DIR/.reach; the arguments are BUILD_DIR STAMP [KEY] (STAMP: a file made '
+		       'just before the build began, kept as its time)')
+	p.add_argument('args', nargs='+', metavar='ARG',
+		       help='[FILE...] BUILD_DIR, or with --record: BUILD_DIR STAMP [KEY]')
+	p.set_defaults(func=lambda a: __import__('seriesci.reach').reach.run(a))
+
+
+def _proof(sub):
+	p = sub.add_parser('codegen-proof', help="a patch's generated-code paragraph from a record",
+			   description="The generated-code paragraph of a patch's message, from what a "
+			   "ci-series record says of the patch's step: the targets whose vmlinux stayed "
+			   'the same byte for byte, those where only data changed (the same objdump -d), '
+			   'those whose code changed, the touched architectures no target builds, and '
+			   'the targets of touched architectures not built yet.')
+	p.add_argument('-w', dest='write', action='store_true',
+		       help='write the paragraph into patches/PATCH in place of the one that starts '
+		       '"Generated code, from scripts/ci-series" (the diff is not touched)')
+	p.add_argument('-r', dest='record', metavar='RECORD',
+		       help='the record folder (default: $OUT/ci/merged, else $OUT/ci/$BASE)')
+	p.add_argument('patches', nargs='+', metavar='PATCH', help='a patch name of the series file')
+	p.set_defaults(func=lambda a: __import__('seriesci.proof').proof.run(a))
+
+
+def _targets(sub):
+	from seriesci import targets
+	p = sub.add_parser('targets', help='the build targets of configs/targets',
+			   description='Print the targets of configs/targets, one a line, in file '
+			   'order, or one field of each.  The one reader of the file.')
+	p.add_argument('--file', metavar='FILE',
+		       help='the targets file (default: $TARGETS_FILE, else $CONFIGS/targets, '
+		       'else configs/targets)')
+	p.add_argument('--tier', metavar='TIER', help='only the targets of this tier (quick, full)')
+	p.add_argument('--field', default='name', choices=targets.FIELDS + ('line',),
+		       help='what to print of each target (default: name; vars: the make '
+		       'variables; line: the whole line)')
+	p.add_argument('--sort', action='store_true', help='in name order instead of file order')
+	p.add_argument('names', nargs='*', metavar='TARGET',
+		       help='only these targets, in this order (an unknown one is an error)')
+	p.set_defaults(func=targets.run)
+
+
+def parser():
+	p = argparse.ArgumentParser(
+		prog='seriesci', description=__doc__.split('\n\n')[0],
+		epilog='Exit codes: 0 done, 1 error, 2 usage, 3 (reach) unreached.')
+	sub = p.add_subparsers(dest='command', metavar='SUBCOMMAND', required=True)
+	for f in (_results, _merge, _reach, _proof, _targets):
+		f(sub)
+	return p
+
+
+def main(argv=None):
+	argv = sys.argv[1:] if argv is None else argv
+	p = parser()
+	# the wrappers in scripts/ call us by their own name
+	if argv and argv[0] in p._subparsers._group_actions[0].choices:
+		os.environ.setdefault('SERIESCI_PROG', argv[0])
+		p._subparsers._group_actions[0].choices[argv[0]].prog = os.environ['SERIESCI_PROG']
+	args = p.parse_args(argv)
+	try:
+		return int(args.func(args))
+	except common.Error as e:
+		print(f'{common.prog()}: error: {e}', file=sys.stderr)
+		return int(common.Exit.FAILURE)
+	except BrokenPipeError:
+		return int(common.Exit.FAILURE)

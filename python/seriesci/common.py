@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+"""What every module needs: named exit codes, the error type, messages."""
+import enum
+import os
+import sys
+
+
+class Exit(enum.IntEnum):
+	"""The exit codes of every subcommand."""
+	OK = 0          # done; for reach: reached (build it)
+	FAILURE = 1     # an error: bad input, a conflict; nothing written
+	USAGE = 2       # bad options or arguments (argparse's own code)
+	UNREACHED = 3   # reach only: provably unreached, nothing to build
+
+
+class Error(Exception):
+	"""A clear error for the user; the command exits Exit.FAILURE."""
+
+
+def prog():
+	"""The name messages start with: the old command's name."""
+	return os.environ.get('SERIESCI_PROG') or 'seriesci'
+
+
+def warn(msg):
+	print(f'{prog()}: warning: {msg}', file=sys.stderr)
+
+
+def step(what, text):
+	"""One short line per step, as Kbuild prints them: '  MERGE   ...'."""
+	print(f'  {what:<7} {text}')
+
+
+def env_path(name, default):
+	"""An absolute path from the environment, or default."""
+	v = os.environ.get(name) or default
+	return os.path.abspath(v)
+
+
+def repo():
+	"""The repository top: python/seriesci/../.."""
+	return os.path.dirname(os.path.dirname(os.path.dirname(
+		os.path.abspath(__file__))))
+
+
+def out_dir():
+	return env_path('OUT', os.path.join(repo(), 'out'))
+
+
+def series_patches(series_file):
+	"""The patches of a quilt series file, in order (no comments, options)."""
+	try:
+		with open(series_file, encoding='utf-8', errors='surrogateescape') as f:
+			lines = f.read().splitlines()
+	except FileNotFoundError:
+		return []
+	out = []
+	for l in lines:
+		l = l.split('#', 1)[0].split()
+		if l:
+			out.append(l[0])
+	return out

@@ -1,0 +1,186 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The record folder of scripts/ci-series: the one reader and writer.
+
+	DIR/info                 base=, series=, shard=, tier=, targets= (and,
+	                         for a merge, merged=, records=)
+	DIR/NNN-NAME/            a step: 000-baseline, 001-<patch>, ...
+	    TARGET.result/.log   build-arch's result (key=value lines) and log
+	    checkpatch.*, sparse.*, boot.*, push.result, done
+
+A result file is key=value lines; the last of a key counts.  In info the
+first counts (as the shell's `sed | head -n 1` read it).
+"""
+import os
+import re
+
+from seriesci import common
+
+# the cells that are not targets
+SPECIAL = ('checkpatch', 'sparse', 'boot', 'push')
+STEP_RE = re.compile(r'^[0-9]{3}-')
+# the control characters the shell's `tr -d` took out of names and
+# first error lines read from logs (not tab, not newline)
+_STRIP = {c: None for c in list(range(0, 9)) + list(range(11, 32)) + [127]}
+# first_error's cut
+ERROR_MAX = 400
+
+
+def strip_ctrl(s):
+	return s.translate(_STRIP)
+
+
+def read_text(path):
+	with open(path, encoding='utf-8', errors='surrogateescape') as f:
+		return f.read()
+
+
+def read_kv(path, first=False):
+	"""The key=value lines of a file as a dict; None when no such file."""
+	try:
+		text = read_text(path)
+	except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+		return None
+	kv = {}
+	for l in text.split('\n'):
+		k, eq, v = l.partition('=')
+		if not eq:
+			continue
+		if first and k in kv:
+			continue
+		kv[k] = v
+	return kv
+
+
+def write_kv(path, pairs):
+	"""Write key=value lines (pairs: a list of (key, value)) atomically."""
+	tmp = f'{path}.new.{os.getpid()}'
+	with open(tmp, 'w', encoding='utf-8', errors='surrogateescape') as f:
+		for k, v in pairs:
+			f.write(f'{k}={v}\n')
+	os.replace(tmp, path)
+
+
+_ERR_RE = re.compile(r'(error|Error|ERROR):|undefined reference| dropped by Kconfig: | requested off, but ')
+
+
+def first_error(log):
+	"""The one line of a build (or boot) log that best says why it failed
+	(lib.sh's first_error): the first compiler, linker or Kconfig error,
+	else the first "***" line of make, else the last line that is not
+	one of build-arch's "# " comments.  '' for a missing or empty log."""
+	try:
+		text = read_text(log)
+	except (FileNotFoundError, IsADirectoryError):
+		return ''
+	e = m = last = None
+	for l in text.split('\n'):
+		if e is None and _ERR_RE.search(l):
+			e = l
+		if m is None and '***' in l:
+			m = l
+		if l.split() and not l.startswith('# '):
+			last = l
+	return e or m or last or ''
+
+
+def steps_of(path):
+	"""The step folders of a record, in name order."""
+	try:
+		names = os.listdir(path)
+	except FileNotFoundError:
+		return []
+	return sorted(n for n in names if STEP_RE.match(n)
+		      and os.path.isdir(os.path.join(path, n)))
+
+
+class Record:
+	"""A record folder, read."""
+
+	def __init__(self, path):
+		if not os.path.isdir(path):
+			raise common.Error(f'no record folder {path}: run scripts/ci-series first (or name the folder)')
+		self.dir = os.path.abspath(path)
+		self.info = read_kv(os.path.join(self.dir, 'info'), first=True)
+		self.steps = steps_of(self.dir)
+		self.base = self._base()
+		self.series = self._series()
+		self.targets = self._targets()
+
+	def _results(self):
+		for s in self.steps:
+			d = os.path.join(self.dir, s)
+			for n in sorted(os.listdir(d)):
+				if n.endswith('.result') and os.path.isfile(os.path.join(d, n)):
+					yield s, n[:-len('.result')]
+
+	def _base(self):
+		if self.info and self.info.get('base'):
+			return strip_ctrl(self.info['base'])
+		for s, c in self._results():
+			kv = read_kv(self.path(s, c + '.result'), first=True)
+			if kv.get('base'):
+				return strip_ctrl(kv['base'])
+		return strip_ctrl(os.path.basename(self.dir))
+
+	def _series(self):
+		if self.info is not None and 'series' in self.info:
+			return strip_ctrl(self.info['series']).split()
+		sf = os.path.join(self.dir, '.series')
+		if os.path.isfile(sf):
+			return strip_ctrl(read_text(sf)).split()
+		return [strip_ctrl(n[4:]) for n in sorted(os.listdir(self.dir))
+			if STEP_RE.match(n) and n[4:] != 'baseline']
+
+	def _targets(self):
+		return sorted({strip_ctrl(c) for s, c in self._results() if c not in SPECIAL})
+
+	def path(self, *p):
+		return os.path.join(self.dir, *p)
+
+	def step_name(self, i):
+		return f'{i:03d}-{self.series[i - 1] if i else "baseline"}'
+
+	def ran(self, step):
+		return os.path.isdir(self.path(step))
+
+	def done(self, step):
+		return os.path.isfile(self.path(step, 'done'))
+
+	def push_failed(self, step):
+		kv = read_text_lines(self.path(step, 'push.result'))
+		return 'status=fail' in kv
+
+	def result(self, step, cell):
+		"""The cell's result, normalised as results shows it, or None:
+		status ok, fail or skip (anything else is fail); a failure
+		without first_error takes it from the log; first_error without
+		the tree's path, cut at ERROR_MAX characters; logrel: the log
+		relative to the record, or ''."""
+		f = self.path(step, cell + '.result')
+		r = read_kv(f)
+		if r is None or 'status' not in r:
+			return None
+		literal_fail = 'status=fail' in read_text_lines(f)
+		if r['status'] not in ('ok', 'fail', 'skip'):
+			r['status'] = 'fail'
+		fe = r.get('first_error', '')
+		if (r['status'] == 'fail' and fe == '' and literal_fail and
+		    not any(l.startswith('first_error=') and len(l) > 12
+			    for l in read_text_lines(f))):
+			fe = strip_ctrl(first_error(self.path(step, cell + '.log')).replace('\t', ' '))
+		tree = r.get('tree', '')
+		if tree:
+			fe = fe.replace(tree + '/', '')
+		if len(fe) > ERROR_MAX:
+			fe = fe[:ERROR_MAX] + '...'
+		r['first_error'] = fe
+		log = os.path.join(step, cell + '.log')
+		r['logrel'] = log if os.path.isfile(self.path(log)) else ''
+		return r
+
+
+def read_text_lines(path):
+	try:
+		return read_text(path).split('\n')
+	except (FileNotFoundError, NotADirectoryError):
+		return []
