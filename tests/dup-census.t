@@ -10,7 +10,7 @@ skip() {
 	echo "ok $T_NUM # SKIP $*"
 }
 
-plan 17
+plan 27
 
 # The fixture, counted by hand (lines are normalised lines: no comments,
 # guard, blank lines; see the script's header):
@@ -61,6 +61,45 @@ is "$(printf '%s\n' "$out" | grep -c '^ *[0-9][0-9]*  ')" 1 "--top 1 keeps one s
 is "$(TREE=$FIX "$C" --total 2>&1)" 33 "TREE from the environment is the default tree"
 fails "an unknown option is refused" "$C" --frobnicate "$FIX"
 fails "a folder that is no kernel tree is refused" "$C" "$TMP"
+
+# The raw-line census (--raw), counted by hand on the same fixture: raw
+# lines are the file's lines, comments and all; a copy within 10 changed
+# lines of its group's centre (and, unless equal, with 3 lines in common)
+# counts them, the centre does not.
+#  near.h    4 copies of 13 raw lines (delta's too, 4 changed lines from
+#            alpha's, over the other census's 10%): 3 * 13 = 39.
+#  pair.h    alpha beta, 13 raw lines: 13.
+#  norm.h    delta (5 raw lines) the centre, beta's 9 count: 9.
+#  ipc       msgbuf.h 4, sembuf.h 3 (equal, so fewer than 3 lines is no
+#            bar): 7.
+#  feature.h alpha gamma, 4 changed lines, 4 common: 6.
+#  vm.h      the empty copies, gamma's 4 raw lines the centre: alpha's 5.
+#  big.h     alpha gamma share 20 lines but differ in 6 + 5 = 11: none
+#            (--changed 11: gamma, 29 raw lines, the centre, alpha's 30).
+#  tiny.h    alpha beta differ in 2 lines, 1 in common: none.
+#  Total 39 + 13 + 9 + 7 + 6 + 5 = 79.
+want_raw="uapi${T}near.h${T}near.h${T}raw-near${T}alpha,beta,delta,gamma${T}13${T}39
+asm${T}pair.h${T}pair.h${T}raw-equal${T}alpha,beta${T}13${T}13
+asm${T}norm.h${T}norm.h${T}raw-equal${T}beta,delta${T}5${T}9
+uapi${T}ipc${T}msgbuf.h${T}raw-equal${T}beta,delta${T}4${T}4
+uapi${T}ipc${T}sembuf.h${T}raw-equal${T}alpha,delta${T}3${T}3
+asm${T}feature.h${T}feature.h${T}raw-near${T}alpha,gamma${T}6${T}6
+asm${T}vm.h${T}vm.h${T}raw-equal${T}alpha,gamma${T}4${T}5"
+tsv=$("$C" --raw --tsv "$FIX" 2>&1)
+is "$(printf '%s\n' "$tsv" | grep -v '^#')" "$want_raw" "--raw fixture: every group, its class, arches, centre's and removable raw lines"
+is "$("$C" --raw --total "$FIX" 2>&1)" 79 "--raw fixture: --total is the hand-counted 79"
+is "$(printf '%s\n' "$tsv" | awk -F'\t' '!/^#/ { s += $7 } END { print s }')" 79 \
+	"--raw fixture: the --tsv rows add up to the total"
+is "$("$C" --total "$FIX" 2>&1)" 33 "--raw leaves the other census as it was: still 33"
+out=$("$C" --raw "$FIX" 2>&1)
+like "$out" "^total raw duplicated lines \(copies within 10 changed lines\): 79$" "--raw fixture: the report ends with its total"
+like "$out" "^ +uapi near.h raw-near: 4 copies, 39 raw lines beyond the centre's 13, alpha\* beta~2 delta~4 gamma~2$" \
+	"--raw fixture: the report marks the centre and each copy's changed lines"
+is "$("$C" --raw --changed 11 --tsv "$FIX" 2>&1 | grep big.h)" \
+	"asm${T}big.h${T}big.h${T}raw-near${T}alpha,gamma${T}29${T}30" "--raw --changed 11: the copies 11 lines apart join"
+is "$("$C" --raw --changed 11 --total "$FIX" 2>&1)" 109 "--raw --changed 11: the total grows by their 30 lines"
+fails "--changed without --raw is refused" "$C" --changed 5 "$FIX"
+fails "--changed takes a whole number" "$C" --raw --changed x "$FIX"
 
 # The real baseline.
 if [ -d "$SRC/arch" ] && [ -d "$SRC/include/asm-generic" ]; then
