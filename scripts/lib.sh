@@ -55,10 +55,17 @@ QUILTRC=${QUILTRC:-$REPO/scripts/quiltrc}
 export OUT BASE BASE_AUTO QUILT_PATCHES QUILT_SERIES QUILTRC
 
 prog=$(basename "$0")
+prog_args=$*
 
 die() {
 	printf '%s: error: %s\n' "$prog" "$*" >&2
 	exit 1
+}
+
+# print_help: the comment at the top of the script, its usage line to the
+# line before "set -eu", as -h/--help prints it.
+print_help() {
+	sed -n '3,/^set -eu/{ /^set -eu/d; s/^# \{0,1\}//; s/^#$//; p; }' "$0"
 }
 
 warn() {
@@ -137,20 +144,49 @@ q() {
 }
 
 # take_lock FILE: hold an exclusive lock on FILE (on fd 9) until the
-# script ends; a second run waits, saying so, rather than share the files
-# the lock guards.  Children inherit the lock: one that asks for the same
-# FILE goes on at once.
+# script ends; a second run waits, saying for which PID and command,
+# rather than share the files the lock guards.  The holder writes
+# "PID command" into FILE.  Children inherit the lock: one that asks for
+# the same FILE goes on at once.  A caller that holds the machine's build
+# lock (KBUILD_LOCK_HELD=1) and finds FILE held by a run queued for that
+# build lock stops rather than wait for ever.
 take_lock() {
 	[ "${_LOCK_HELD:-}" = "$1" ] && return 0
 	need flock util-linux
 	mkdir -p "$(dirname "$1")"
 	exec 9>>"$1"
 	if ! flock -n 9; then
-		step WAIT "another run holds $1"
-		flock 9
+		_who=$(head -n 1 "$1" 2>/dev/null || :)
+		if [ -n "$_who" ]; then
+			step WAIT "waiting for PID ${_who%% *} (${_who#* }), which holds $1" >&2
+		else
+			step WAIT "waiting for another run, which holds $1" >&2
+		fi
+		if [ "${KBUILD_LOCK_HELD:-}" = 1 ]; then
+			while ! flock -n 9; do
+				_who=$(head -n 1 "$1" 2>/dev/null || :)
+				_kq=${KBUILD_LOCK:-/tmp/kbuild.lock}.q
+				if [ -n "$_who" ] && ls "$_kq" 2>/dev/null | grep -q -- "-${_who%% *}\$"; then
+					die "PID ${_who%% *} (${_who#* }) holds $1 and waits for the build lock this run holds: take $1 before the build lock (run this again when it is done)"
+				fi
+				sleep 1
+			done
+		else
+			flock 9
+		fi
 	fi
+	printf '%s %s\n' "$$" "$prog${prog_args:+ $prog_args}" > "$1"
 	_LOCK_HELD=$1
 	export _LOCK_HELD
+}
+
+# out_lock: the one lock of OUT ($OUT/.lock), taken by every command that
+# writes in OUT: fetch and unpack, tree, push/pop/refresh, rebase, export,
+# submit-check, nightly, ci-series.  The path is OUT's real one, so that
+# a child given OUT another way (a trailing /, a symlink) knows it holds it.
+out_lock() {
+	mkdir -p "$OUT"
+	take_lock "$(cd "$OUT" && pwd -P)/.lock"
 }
 
 # in_tree: cd to the working tree and keep quilt's records of where the
@@ -158,10 +194,13 @@ take_lock() {
 in_tree() {
 	[ -d "$TREE" ] || die "no tree at $TREE: run 'make tree BASE=$BASE' first"
 	cd "$TREE"
-	mkdir -p .pc
+	# written only when they change: read-only commands need no writable tree
+	[ -d .pc ] || mkdir .pc
 	[ -f .pc/.version ] || echo 2 > .pc/.version
-	echo "$QUILT_PATCHES" > .pc/.quilt_patches
-	echo "$QUILT_SERIES" > .pc/.quilt_series
+	[ "$(cat .pc/.quilt_patches 2>/dev/null)" = "$QUILT_PATCHES" ] ||
+		echo "$QUILT_PATCHES" > .pc/.quilt_patches
+	[ "$(cat .pc/.quilt_series 2>/dev/null)" = "$QUILT_SERIES" ] ||
+		echo "$QUILT_SERIES" > .pc/.quilt_series
 }
 
 # recover_push: a push killed part way leaves .pc/<patch>/ with backups of

@@ -19,7 +19,7 @@ b=$!
 wait $a && ra=0 || ra=$?
 wait $b && rb=0 || rb=$?
 is "$ra $rb" "0 0" "both runs succeed"
-like "$(cat "$TMP/a.log" "$TMP/b.log")" "WAIT +another run holds" "one of them waited for the other"
+like "$(cat "$TMP/a.log" "$TMP/b.log")" "WAIT +waiting for PID [0-9]+ \\(tree\\), which holds .*/out/.lock" "one of them waited for the other, naming its PID and command"
 is "$(cd "$T_DIR/fixtures/mini/tree" && find . -type f | sort | xargs sha256sum | sha256sum)" \
 	"$(cd "$OUT/src/$BASE" && find . -type f | sort | xargs sha256sum | sha256sum)" \
 	"the pristine baseline is whole"
