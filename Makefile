@@ -49,7 +49,7 @@ export:
 	@scripts/export
 
 rebase:
-	@scripts/rebase $(if $(CONTINUE),--continue)
+	@scripts/rebase $(if $(CONTINUE),--continue)$(if $(ABORT), --abort)
 
 nightly:
 	@scripts/nightly
@@ -84,7 +84,7 @@ help:
 	@echo 'make top|applied|refresh   quilt top, applied, refresh'
 	@echo 'make lint        series, headers, fuzz-free apply, checkpatch --strict'
 	@echo 'make export      one series a destination of the series file, b4 mails under $(OUT)/export/BASE/DEST (SENDER=, ALLOW_DIRTY=1)'
-	@echo 'make rebase BASE=V   move the series onto V, classify and refresh (CONTINUE=1)'
+	@echo 'make rebase BASE=V   move the series onto V, classify and refresh (CONTINUE=1 after a conflict, ABORT=1 back to before it)'
 	@echo 'make nightly     rebase a copy onto the newest baseline offered, quick build, dated report'
 	@echo 'make submit-check   the export as mailed: checkpatch, a build of each commit, recipients, b4 am'
 	@echo 'make results     results.json/.md/.html of the ci-series record $(OUT)/ci/$(BASE) (or RECORD=DIR)'
