@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# tests/odd-input.t - odd input to lint, push, refresh and fetch-baseline
+# on the stand-in baseline and archive (tests/mini.sh, tests/archive.sh):
+#  - lint: a From: or Signed-off-by: that is not "Name <local@domain>"
+#    (Jane Doe <Jane Doe>, series@@example) and a CRLF patch fail, named;
+#    quilt's PATCH~ backups are not reported as unlisted patches;
+#  - make push Q=<typo> pushes nothing; Q=<an applied patch> neither;
+#  - make refresh does not overwrite a hand edit of the patch's diff;
+#    FORCE=1 does;
+#  - a pinned sha256 the archive's file does not have: one clear stop that
+#    does not send the user round a re-download; a killed download's
+#    .partial.PID is cleared by the next run.
+. "$(dirname "$0")/tap.sh"
+. "$T_DIR/mini.sh"
+. "$T_DIR/archive.sh"
+need dpkg-scanpackages dpkg-dev
+mini_setup
+M="make -s -C $REPO"
+P=$QUILT_PATCHES
+
+plan 16
+
+"$REPO/scripts/tree" > /dev/null 2>&1
+out=$("$REPO/scripts/lint" 2>&1) && rc=0 || rc=$?
+is "$(echo "$out" | grep -c 'is not "Name\|not listed')" 0 "lint: the stand-in series' identities are sound, every file listed"
+cp -a "$P" "$TMP/good"
+
+sed -i 's/^From: .*/From: Jane Doe <Jane Doe>/; s/^Signed-off-by: .*/Signed-off-by: Jane Doe <Jane Doe>/' "$P/alpha-param.patch"
+out=$("$REPO/scripts/lint" 2>&1) && rc=0 || rc=$?
+like "$rc $(echo $out)" "^1 .*alpha-param.patch: \"Jane Doe <Jane Doe>\" is not \"Name <address>\"" \
+	"lint: From: Jane Doe <Jane Doe> fails, named"
+cp "$TMP/good/alpha-param.patch" "$P/"
+sed -i 's/^Signed-off-by: .*/&\nSigned-off-by: Series <series@@example>/' "$P/beta-param.patch"
+out=$("$REPO/scripts/lint" 2>&1) && rc=0 || rc=$?
+like "$rc $(echo $out)" "^1 .*beta-param.patch: \"Series <series@@example>\" is not" \
+	"lint: a Signed-off-by: series@@example fails, named"
+cp "$TMP/good/beta-param.patch" "$P/"
+sed -i 's/$/\r/' "$P/beta-param.patch"
+out=$("$REPO/scripts/lint" 2>&1) && rc=0 || rc=$?
+like "$rc $(echo $out)" "^1 .*beta-param.patch: CRLF line ends" "lint: a CRLF patch fails, named"
+cp "$TMP/good/beta-param.patch" "$P/"
+cp "$P/beta-param.patch" "$P/beta-param.patch~"
+out=$("$REPO/scripts/lint" 2>&1) && rc=0 || rc=$?
+is "$(echo "$out" | grep -c 'patch~')" 0 "lint: a quilt backup PATCH~ is not reported"
+rm -f "$P/beta-param.patch~"
+
+# make push Q=typo
+"$REPO/scripts/q" pop -a > /dev/null 2>&1
+out=$($M push Q=alpha-parm.patch 2>&1) && rc=0 || rc=$?
+like "$rc $(echo $out)" "^2 .*alpha-parm.patch is not a patch of" "make push Q=<typo> fails, naming it"
+is "$(cat "$TREE/.pc/applied-patches" 2>/dev/null)" "" "and pushes nothing"
+$M push Q=alpha-param.patch > /dev/null 2>&1
+out=$($M push Q=alpha-param.patch 2>&1) && rc=0 || rc=$?
+like "$rc $(echo $out)" "^2 .*alpha-param.patch is applied already" "make push Q=<applied patch> pushes nothing"
+is "$(cat "$TREE/.pc/applied-patches")" "alpha-param.patch" "the tree stays at it"
+
+# make refresh over a hand edit of the patch's diff
+sleep 0.01
+sed -i 's/^+generic-y += param.h$/+generic-y += param.h # by hand/' "$P/alpha-param.patch"
+cp "$P/alpha-param.patch" "$TMP/edited"
+out=$($M refresh 2>&1) && rc=0 || rc=$?
+like "$rc $(echo $out)" "^2 .*alpha-param.patch was edited after quilt pushed it" "make refresh stops at a hand edit of the diff"
+check "and leaves the edit" cmp "$TMP/edited" "$P/alpha-param.patch"
+out=$(FORCE=1 $M refresh 2>&1) && rc=0 || rc=$?
+like "$rc $(echo $out)" "^0 .*Refreshed" "FORCE=1 refreshes anyway"
+# a header edit alone is refreshed, kept
+cp "$TMP/good/alpha-param.patch" "$P/"
+"$REPO/scripts/q" pop -af > /dev/null 2>&1
+"$REPO/scripts/q" push > /dev/null 2>&1
+sleep 0.01
+sed -i 's/^Subject: .*/& (edited)/' "$P/alpha-param.patch"
+echo "generic-y += more.h" >> "$TREE/arch/alpha/include/asm/Kbuild"
+out=$($M refresh 2>&1) && rc=0 || rc=$?
+# the header edit plus a tree edit cannot be told from a diff edit: a stop
+like "$rc" "^[02]$" "make refresh after a header edit: refreshes or stops, never loses it"
+check "the header edit is kept" grep -q '(edited)' "$P/alpha-param.patch"
+
+# fetch-baseline: a wrong pin; a killed download's leftovers
+archive_setup
+mkdir -p "$TMP/debs"
+mv "$OUT"/dl/*.deb "$TMP/debs/"
+archive_put unstable "$TMP/debs/linux-source-9.9_9.9.1-1_all.deb"
+sed -i 's/ [0-9a-f]\{64\}$/ 0000000000000000000000000000000000000000000000000000000000000000/' "$BASELINES"
+mkdir -p "$OUT/dl/.partial.99999"
+rm -rf "$OUT/src"
+out=$("$REPO/scripts/fetch-baseline" 2>&1) && rc=0 || rc=$?
+out2=$("$REPO/scripts/fetch-baseline" 2>&1) && rc2=0 || rc2=$?
+like "$rc $rc2 $(echo $out2)" "^1 1 .*archive serves it now has sha256 .*Downloading again will not help" \
+	"a wrong pin: the same clear stop each run, no re-download advice"
+is "$(ls -A "$OUT/dl" | grep -c '^\.partial\.\|^linux-source')" 0 "no partial download and no unverified .deb left"
+done_testing
