@@ -138,6 +138,23 @@ package_of() {
 	echo "$1" | awk -F'[-.~]' '{ printf "linux-source-%s.%s\n", $1, $2 }'
 }
 
+# sq WORD: WORD quoted for a shell, when it needs it (printed commands
+# must work when pasted).
+sq() {
+	case $1 in
+	"" | *[!A-Za-z0-9_./:=+,@%^-]*) printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")" ;;
+	*) printf '%s' "$1" ;;
+	esac
+}
+# paste_env: the variables a printed make command needs to act on the same
+# OUT, BASE, TREE and series as this run, shell-quoted.
+paste_env() {
+	printf 'OUT=%s BASE=%s TREE=%s' "$(sq "$OUT")" "$(sq "$BASE")" "$(sq "$TREE")"
+	[ "$QUILT_PATCHES" = "$REPO/patches" ] || printf ' QUILT_PATCHES=%s' "$(sq "$QUILT_PATCHES")"
+	[ "$QUILT_SERIES" = "$REPO/series" ] || printf ' QUILT_SERIES=%s' "$(sq "$QUILT_SERIES")"
+	[ "$BASELINES" = "$REPO/scripts/baselines" ] || printf ' BASELINES=%s' "$(sq "$BASELINES")"
+}
+
 # The quilt command the wrappers use: the repo's patches/, series and quiltrc.
 q() {
 	quilt --quiltrc "$QUILTRC" "$@"

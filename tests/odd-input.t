@@ -8,6 +8,10 @@
 #  - make push Q=<typo> pushes nothing; Q=<an applied patch> neither;
 #  - make refresh does not overwrite a hand edit of the patch's diff;
 #    FORCE=1 does;
+#  - the fix make tree prints for a patch that does not apply, pasted
+#    into a fresh shell (the editor's line done by sed), refreshes the
+#    patch in the series' form (a/ b/, lint finds it) and the tree ends
+#    complete;
 #  - a pinned sha256 the archive's file does not have: one clear stop that
 #    does not send the user round a re-download; a killed download's
 #    .partial.PID is cleared by the next run.
@@ -19,7 +23,7 @@ mini_setup
 M="make -s -C $REPO"
 P=$QUILT_PATCHES
 
-plan 16
+plan 20
 
 "$REPO/scripts/tree" > /dev/null 2>&1
 out=$("$REPO/scripts/lint" 2>&1) && rc=0 || rc=$?
@@ -75,6 +79,42 @@ out=$($M refresh 2>&1) && rc=0 || rc=$?
 # the header edit plus a tree edit cannot be told from a diff edit: a stop
 like "$rc" "^[02]$" "make refresh after a header edit: refreshes or stops, never loses it"
 check "the header edit is kept" grep -q '(edited)' "$P/alpha-param.patch"
+
+# make tree's printed fix for a patch that does not apply
+cp -a "$TMP/good/." "$P/"
+cat > "$P/hz.patch" <<'EOP'
+From: asm-generic series <series@example.org>
+Subject: [PATCH] asm-generic: HZ 250
+
+A test patch whose context is not the baseline's: it does not apply.
+
+Verified: the fixture tree has no build; this is a test patch.
+
+Signed-off-by: asm-generic series <series@example.org>
+---
+--- a/include/asm-generic/param.h
++++ b/include/asm-generic/param.h
+@@ -2,6 +2,6 @@
+ #ifndef __ASM_GENERIC_PARAM_H
+ #define __ASM_GENERIC_PARAM_H
+ 
+-#define HZ 300
++#define HZ 250
+ 
+ #endif
+EOP
+echo hz.patch >> "$QUILT_SERIES"
+out=$("$REPO/scripts/tree" 2>&1) && rc=0 || rc=$?
+echo "$out" | sed -n '/^(each line works/,$p' | sed -e '1d' -e 's/^  //' -e 's/ *#.*//' \
+	-e 's/^\$EDITOR .*/sed -i "s\/HZ 100\/HZ 250\/" include\/asm-generic\/param.h \&\& rm -f include\/asm-generic\/param.h.rej/' \
+	-e 's/^quilt push -f .*/& || :/' > "$TMP/fix"
+like "$rc $(tail -n 1 "$TMP/fix")" "^1 cd .* && OUT=.* TREE=.* make tree" "make tree prints the fix, ending with make tree on the same OUT and TREE"
+env -i PATH="$PATH" HOME="$HOME" sh -c "set -e; $(cat "$TMP/fix")" > "$TMP/fix.log" 2>&1 && rc=0 || rc=$?
+is "$rc" 0 "the fix, pasted into a fresh shell, ends with the series applied"
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMP/fix.log" | tail -n 20
+like "$(grep '^[-+][-+][-+] ' "$P/hz.patch" | tr '\n' ' ')" "^--- a/include/asm-generic/param.h \+\+\+ b/include/asm-generic/param.h $" \
+	"the refreshed patch is in the series' form (a/ b/, no timestamps)"
+is "$("$REPO/scripts/lint" 2>&1 | grep -c "hz.patch: does not apply\|can.t find file")" 0 "and lint applies it"
 
 # fetch-baseline: a wrong pin; a killed download's leftovers
 archive_setup
