@@ -69,7 +69,7 @@ noid() {
 msg() { git --git-dir="$g" log -1 --format=%B "$1"; }
 M="make -s -C $REPO"
 
-plan 44
+plan 48
 
 # The sender.
 if [ -n "$(git -C "$REPO" config --local user.email 2>/dev/null)" ]; then
@@ -179,4 +179,13 @@ for d in $(echo "$PATH" | tr ':' ' '); do
 done 2>/dev/null
 out=$(PATH=$TMP/nob4 scripts/export 2>&1) && rc=0 || rc=$?
 like "$rc $out" "^1 .*'b4' not found: install the Debian package 'b4'" "a missing b4: refused, naming its package"
+# A From: that is not an address, and an export that fails part way.
+cp "$P/docs-notes.patch" "$TMP/docs-notes.good"
+sed -i 's/^From: .*/From: Jane Doe <Jane Doe>/' "$P/docs-notes.patch"
+out=$(scripts/export 2>&1) && rc=0 || rc=$?
+like "$rc $(echo $out)" "^1 .*docs-notes.patch: From: \"Jane Doe <Jane Doe>\" is not \"Name <address>\"" "From: Jane Doe <Jane Doe>: refused"
+like "$out" "left incomplete, marked .*/STALE" "the export that failed part way says so"
+check "and leaves the STALE mark beside the old mails" test -f "$X/STALE"
+cp "$TMP/docs-notes.good" "$P/docs-notes.patch"
+check "a complete export removes it" sh -c "scripts/export && test ! -e '$X/STALE'"
 done_testing
