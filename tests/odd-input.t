@@ -23,7 +23,7 @@ mini_setup
 M="make -s -C $REPO"
 P=$QUILT_PATCHES
 
-plan 20
+plan 21
 
 "$REPO/scripts/tree" > /dev/null 2>&1
 out=$("$REPO/scripts/lint" 2>&1) && rc=0 || rc=$?
@@ -66,6 +66,12 @@ cp "$P/alpha-param.patch" "$TMP/edited"
 out=$($M refresh 2>&1) && rc=0 || rc=$?
 like "$rc $(echo $out)" "^2 .*alpha-param.patch was edited after quilt pushed it" "make refresh stops at a hand edit of the diff"
 check "and leaves the edit" cmp "$TMP/edited" "$P/alpha-param.patch"
+fix=$(echo "$out" | sed -n 's/^  \(cd .* quilt pop -f && quilt push\)$/\1/p')
+env -i PATH="$PATH" HOME="$HOME" sh -c "$fix" > "$TMP/fix.log" 2>&1 && rc=0 || rc=$?
+like "$rc $(tail -n 1 "$TREE/arch/alpha/include/asm/Kbuild")" "^0 generic-y \+= param.h # by hand" \
+	"the printed command, pasted into a fresh shell, pushes the edited patch"
+sleep 0.01
+sed -i 's/^+generic-y += param.h # by hand$/+generic-y += param.h # by hand again/' "$P/alpha-param.patch"
 out=$(FORCE=1 $M refresh 2>&1) && rc=0 || rc=$?
 like "$rc $(echo $out)" "^0 .*Refreshed" "FORCE=1 refreshes anyway"
 # a header edit alone is refreshed, kept
