@@ -117,6 +117,8 @@ def main(argv=None):
 	args = p.parse_args(argv)
 	try:
 		return int(args.func(args))
+	except common.Usage as e:
+		p._subparsers._group_actions[0].choices[argv[0]].error(str(e))
 	except common.Error as e:
 		print(f'{common.prog()}: error: {e}', file=sys.stderr)
 		return int(common.Exit.FAILURE)

@@ -17,6 +17,10 @@ class Error(Exception):
 	"""A clear error for the user; the command exits Exit.FAILURE."""
 
 
+class Usage(Exception):
+	"""Arguments argparse cannot judge alone; the command exits Exit.USAGE."""
+
+
 def prog():
 	"""The name messages start with: the old command's name."""
 	return os.environ.get('SERIESCI_PROG') or 'seriesci'
