@@ -8,6 +8,7 @@
 #    takes the half-changed file as its backup);
 #  - a patch's changes in the files with no record of it in .pc;
 #  - a patch recorded applied with its changes gone from the files;
+#  - a patch put in the series before the applied ones;
 # while an unrefreshed edit of the top patch's file alone is left as it is.
 . "$(dirname "$0")/tap.sh"
 . "$T_DIR/mini.sh"
@@ -15,7 +16,7 @@ mini_setup
 export QUILTRC
 B=arch/beta/include/asm/Kbuild
 
-plan 15
+plan 18
 
 "$REPO/scripts/tree" > /dev/null 2>&1
 cp -a "$TREE" "$TMP/good"
@@ -71,6 +72,33 @@ check "the tree is whole again" whole
 kept=$(ls -d "$OUT"/kept/*-linux-9.9.1 2>/dev/null | tail -n 1)
 like "$(cat "${kept:-/dev/null}/changes.diff")" "^\+/\* a hand edit \*/" "the hand edit is kept aside"
 check "with the file as it was" grep -q 'a hand edit' "$kept/files/arch/alpha/include/asm/Kbuild"
+
+# a patch put in the series before the applied ones: the tree is made
+# again with it (quilt would never push it: "fully applied")
+cat > "$QUILT_PATCHES/notes.patch" <<'EOP'
+From: asm-generic series <series@example.org>
+Subject: [PATCH] Documentation: notes
+
+A test patch that adds a file.
+
+Verified: a test patch.
+
+Signed-off-by: asm-generic series <series@example.org>
+---
+--- /dev/null
++++ b/Documentation/notes.txt
+@@ -0,0 +1 @@
++notes
+EOP
+cp "$QUILT_SERIES" "$TMP/series.good"
+{ echo notes.patch; cat "$TMP/series.good"; } > "$QUILT_SERIES"
+tree
+like "$rc $(echo $out)" "^0 .*not the start of the series .*REPAIR.*PUSH +notes.patch" \
+	"a patch put before the applied ones: found, and the tree made again with it"
+is "$(cat "$TREE/.pc/applied-patches")" "$(series_patches)" "every patch of the series is applied, in order"
+cp "$TMP/series.good" "$QUILT_SERIES"
+"$REPO/scripts/tree" > /dev/null 2>&1
+check "and back without it, the tree is whole" whole
 
 # a tree that agrees: nothing to repair, quickly
 tree
