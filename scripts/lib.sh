@@ -72,6 +72,14 @@ warn() {
 	printf '%s: warning: %s\n' "$prog" "$*" >&2
 }
 
+# help_exit: for -h/--help: print the script's header comment (its usage
+# and what it does) on stdout and exit 0, doing nothing else.
+help_exit() {
+	awk 'NR == 1 { next } !/^#/ { exit }
+	{ sub(/^# ?/, ""); if (!/^SPDX-License-Identifier/) print }' "$0"
+	exit 0
+}
+
 # One short line per step, as Kbuild prints them: "  FETCH   6.12.118".
 step() {
 	printf '  %-7s %s\n' "$1" "$2"
