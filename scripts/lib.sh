@@ -72,6 +72,16 @@ warn() {
 	printf '%s: warning: %s\n' "$prog" "$*" >&2
 }
 
+# config_targets [--file F] [--tier T] [--field F] [--sort] [NAME...]: the
+# targets of configs/targets ($TARGETS_FILE, else $CONFIGS/targets), one a
+# line, or one field of each (name arch cross tier vars line); an unknown
+# NAME is an error.  python/seriesci/targets.py is the one reader of the
+# file (python3 -m seriesci targets --help).
+config_targets() {
+	PYTHONPATH=$REPO/python${PYTHONPATH:+:$PYTHONPATH} SERIESCI_PROG=$prog \
+		python3 -B -m seriesci targets "$@"
+}
+
 # help_exit: for -h/--help: print the script's header comment (its usage
 # and what it does) on stdout and exit 0, doing nothing else.
 help_exit() {
