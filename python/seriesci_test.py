@@ -304,6 +304,9 @@ class CliTest(unittest.TestCase):
 		for cmd in ('results', 'merge-results', 'reach', 'codegen-proof', 'targets'):
 			self.assertEqual(self.run_cli(cmd, '--bogus', 'x')[0], common.Exit.USAGE, cmd)
 
+	def test_no_abbreviations(self):
+		self.assertEqual(self.run_cli('reach', '--fil', 'x', 'B')[0], common.Exit.USAGE)
+
 	def test_error_exit(self):
 		rc, _, err = self.run_cli('results', '/nonexistent/record')
 		self.assertEqual(rc, common.Exit.FAILURE)

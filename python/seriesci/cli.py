@@ -13,7 +13,7 @@ from seriesci import common
 
 
 def _results(sub):
-	p = sub.add_parser('results', help='render a ci-series record as results.json, .md, .html',
+	p = sub.add_parser(allow_abbrev=False, name='results', help='render a ci-series record as results.json, .md, .html',
 			   description='Render a record folder of scripts/ci-series as DIR/results.json '
 			   '(every cell, for programs), DIR/results.md (the patch-by-target matrix) and '
 			   'DIR/results.html (the same as one static page, each cell linked to its log). '
@@ -24,7 +24,7 @@ def _results(sub):
 
 
 def _merge(sub):
-	p = sub.add_parser('merge-results', help='merge the records of several shards into one',
+	p = sub.add_parser(allow_abbrev=False, name='merge-results', help='merge the records of several shards into one',
 			   description='One matrix from the record folders of several ci-series runs on '
 			   'disjoint target sets: every step of every RECORD copied into OUTDIR, then '
 			   'rendered (results).  Errors, and nothing is written, when the records differ '
@@ -41,7 +41,7 @@ def _merge(sub):
 
 
 def _reach(sub):
-	p = sub.add_parser('reach', help='can the change since a kept build reach it',
+	p = sub.add_parser(allow_abbrev=False, name='reach', help='can the change since a kept build reach it',
 			   description='Can the change since a kept build reach that build?  Decided '
 			   "from Kbuild's own .cmd files and include/config/auto.conf.cmd, indexed "
 			   'into BUILD_DIR/.reach by --record after a build.  Exit 3: provably '
@@ -64,7 +64,7 @@ def _reach(sub):
 
 
 def _proof(sub):
-	p = sub.add_parser('codegen-proof', help="a patch's generated-code paragraph from a record",
+	p = sub.add_parser(allow_abbrev=False, name='codegen-proof', help="a patch's generated-code paragraph from a record",
 			   description="The generated-code paragraph of a patch's message, from what a "
 			   "ci-series record says of the patch's step: the targets whose vmlinux stayed "
 			   'the same byte for byte, those where only data changed (the same objdump -d), '
@@ -81,7 +81,7 @@ def _proof(sub):
 
 def _targets(sub):
 	from seriesci import targets
-	p = sub.add_parser('targets', help='the build targets of configs/targets',
+	p = sub.add_parser(allow_abbrev=False, name='targets', help='the build targets of configs/targets',
 			   description='Print the targets of configs/targets, one a line, in file '
 			   'order, or one field of each.  The one reader of the file.')
 	p.add_argument('--file', metavar='FILE',
@@ -99,7 +99,7 @@ def _targets(sub):
 
 def parser():
 	p = argparse.ArgumentParser(
-		prog='seriesci', description=__doc__.split('\n\n')[0],
+		prog='seriesci', allow_abbrev=False, description=__doc__.split('\n\n')[0],
 		epilog='Exit codes: 0 done, 1 error, 2 usage, 3 (reach) unreached.')
 	sub = p.add_subparsers(dest='command', metavar='SUBCOMMAND', required=True)
 	for f in (_results, _merge, _reach, _proof, _targets):
@@ -111,14 +111,18 @@ def main(argv=None):
 	argv = sys.argv[1:] if argv is None else argv
 	p = parser()
 	# the wrappers in scripts/ call us by their own name
-	if argv and argv[0] in p._subparsers._group_actions[0].choices:
+	subs = p._subparsers._group_actions[0].choices
+	if argv and argv[0] in subs:
+		# the subcommand's own parser: its name in every message
 		os.environ.setdefault('SERIESCI_PROG', argv[0])
-		p._subparsers._group_actions[0].choices[argv[0]].prog = os.environ['SERIESCI_PROG']
-	args = p.parse_args(argv)
+		subs[argv[0]].prog = os.environ['SERIESCI_PROG']
+		args = subs[argv[0]].parse_args(argv[1:])
+	else:
+		args = p.parse_args(argv)
 	try:
 		return int(args.func(args))
 	except common.Usage as e:
-		p._subparsers._group_actions[0].choices[argv[0]].error(str(e))
+		subs[argv[0]].error(str(e))
 	except common.Error as e:
 		print(f'{common.prog()}: error: {e}', file=sys.stderr)
 		return int(common.Exit.FAILURE)
