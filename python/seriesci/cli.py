@@ -128,3 +128,7 @@ def main(argv=None):
 		return int(common.Exit.FAILURE)
 	except BrokenPipeError:
 		return int(common.Exit.FAILURE)
+	except OSError as e:
+		# an unreadable file, a full disk: a clear message, not a traceback
+		print(f'{common.prog()}: error: {e.filename or ""}: {e.strerror or e}', file=sys.stderr)
+		return int(common.Exit.FAILURE)
