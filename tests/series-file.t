@@ -2,21 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/series-file.t - the series file is read one way: a CRLF series,
 # an indented comment, a patch listed twice, a missing patch file and a
-# CRLF patch each stop make tree, make push and make lint with the line
-# named, before quilt reads the file its own way (stand-in baseline).
+# CRLF patch each stop make tree, push, lint, export, rebase and ci-series
+# with the line named, before quilt reads the file its own way (stand-in
+# baseline).
 . "$(dirname "$0")/tap.sh"
 . "$T_DIR/mini.sh"
 mini_setup
 S=$QUILT_SERIES
 cp "$S" "$TMP/series.good"
 
-plan 10
+plan 26
 
-runs() {	# runs PATTERN DESC: tree and lint both fail and match PATTERN
-	out=$("$REPO/scripts/tree" 2>&1) && rc=0 || rc=$?
-	like "$rc $(echo $out)" "^1 .*$1" "make tree: $2"
-	out=$("$REPO/scripts/lint" 2>&1) && rc=0 || rc=$?
-	like "$rc $(echo $out)" "^1 .*$1" "make lint: $2"
+runs() {	# runs PATTERN DESC: tree, lint, push, export, rebase and ci-series fail, matching PATTERN
+	for c in tree lint push export rebase ci-series; do
+		out=$("$REPO/scripts/$c" 2>&1) && rc=0 || rc=$?
+		like "$rc $(echo $out)" "^1 .*$1" "$c: $2"
+	done
 }
 
 sed 's/$/\r/' "$TMP/series.good" > "$S"
