@@ -155,11 +155,11 @@ run() {	# A|B, then scripts/rebase's arguments
 }
 run A 9.9.2 > "$TMP/straight" 2>&1
 kills=
-for k in 1:pushed 2:recorded 2:refreshed 3:pushed; do
+for k in 1:pushed 1:saved 2:recorded 2:refreshed 3:pushed; do
 	REBASE_KILL=$k run B 9.9.2 > "$TMP/killed" 2>&1 && rc=0 || rc=$?
 	[ "$rc" -ne 0 ] && grep -q "REBASE_KILL=$k" "$TMP/killed" && kills="$kills $k"
 done
-is "$kills" " 1:pushed 2:recorded 2:refreshed 3:pushed" "the run was killed at each of the four points"
+is "$kills" " 1:pushed 1:saved 2:recorded 2:refreshed 3:pushed" "the run was killed at each of the five points"
 check "the killed rebase resumes and finishes" run B 9.9.2
 check "to the same patches as the straight run" diff -r "$TMP/pA" "$TMP/pB"
 check "and the same tree" diff -r -x .pc -x .rebase "$OUT/tA" "$OUT/tB"
