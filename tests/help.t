@@ -17,7 +17,6 @@ todo_of() {
 	case $1 in
 	rebase|tree|push|q|lint|export|fetch-baseline|nightly|submit-check) echo "issue 24 (H24)" ;;
 	dup-census) echo "issue 19 (H19)" ;;
-	abi-report) echo "issue 20 (H20)" ;;
 	boot-example|arch-size) echo "issue 21 (H21)" ;;
 	esac
 }
