@@ -43,8 +43,13 @@ EXAMPLE-INIT: /proc/meminfo: MemTotal:       @KB@ kB
 EXAMPLE-INIT: openat and read of /proc: ok
 EXAMPLE-CHILD: execve ok, argv[1]=from-init env EXAMPLE=1
 EXAMPLE-INIT: vfork, execve and wait: ok
+EXAMPLE-INIT: ptrace GETREGSET NT_PRSTATUS: ok
+EXAMPLE-INIT: audit arch AUDIT_ARCH_EXAMPLE: ok
+EXAMPLE-INIT: traced child detached, exits 42: ok
 EXAMPLE-INIT: rt_sigaction: ok
 EXAMPLE-INIT: signal delivered, handler returned: ok
+EXAMPLE-INIT: sigreturn not through the stack: ok
+EXAMPLE-INIT: ucontext: uc_sigmask, then uc_mcontext last: ok
 EXAMPLE-INIT: clock_gettime and nanosleep: ok
 EXAMPLE-INIT: system call restarted once: ok
 EXAMPLE-INIT: bad user pointers: EFAULT: ok

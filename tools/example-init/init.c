@@ -6,21 +6,35 @@
  * rt_sigaction with a delivered signal that returns, clock_gettime and
  * nanosleep, a system call restarted once when its signal cannot be
  * delivered, -EFAULT for bad user pointers (the kernel survives them),
- * and a timer and a UART that interrupt (/proc/interrupts).  Every line
+ * a timer and a UART that interrupt (/proc/interrupts), the signal
+ * frame's layout and its return (not through the stack), and ptrace of a
+ * child: its registers by PTRACE_GETREGSET, its AUDIT_ARCH.  Every line
  * starts "EXAMPLE-INIT:", every check prints "ok" or "FAIL";
  * scripts/boot-example reads them from the console.
  * At the end it powers the machine off (QEMU exits 0), or, when a
  * check failed, exits, and the kernel panics.
  */
 #include "sys.h"
+#include <linux/audit.h>
+
+/* headers without it (a kernel before it): the check fails, not the build */
+#ifdef AUDIT_ARCH_EXAMPLE64
+#define EXAMPLE_AUDIT_ARCH	(sizeof(long) == 8 ? AUDIT_ARCH_EXAMPLE64 : \
+						     AUDIT_ARCH_EXAMPLE32)
+#else
+#define EXAMPLE_AUDIT_ARCH	0
+#endif
 
 #define AT_FDCWD		-100
 #define O_RDONLY		0
 #define SIGUSR1			10
+#define SIGUSR2			12
 #define SIGSEGV			11
 #define SIGALRM			14
 #define SIGCHLD			17
 #define SA_SIGINFO		4
+#define SIG_BLOCK		0
+#define SIG_SETMASK		2
 #define SA_ONSTACK		0x08000000
 #define SA_RESTART		0x10000000
 #define S_IFIFO			0010000
@@ -32,7 +46,17 @@
 #define CLONE_VFORK		0x00004000
 #define CLOCK_MONOTONIC		1
 #define P_PID			1
+#define WSTOPPED		2
 #define WEXITED			4
+#define CLD_TRAPPED		4
+#define SIGTRAP			5
+#define PTRACE_TRACEME		0
+#define PTRACE_PEEKDATA		2
+#define PTRACE_DETACH		17
+#define PTRACE_GETREGSET	0x4204
+#define PTRACE_GET_SYSCALL_INFO	0x420e
+#define NT_PRSTATUS		1
+#define AT_ENTRY		9
 #define TCSBRK			0x5409
 
 struct ts {
@@ -40,13 +64,17 @@ struct ts {
 	long long nsec;
 };
 
+/* The kernel's struct sigaction (asm-generic: no sa_restorer) */
 struct ksigaction {
 	void (*handler)(int, void *, void *);
 	unsigned long flags;
 	unsigned long long mask;
 };
 
-/* stack_t and struct ucontext, with user_regs_struct for sigcontext */
+/*
+ * stack_t and struct ucontext: uc_sigmask with room for 1024 signals,
+ * then uc_mcontext, user_regs_struct, last (it may grow).
+ */
 struct kstack {
 	void *sp;
 	int flags;
@@ -57,12 +85,26 @@ struct kucontext {
 	ulong flags;
 	void *link;
 	struct kstack stack;
+	ulong sigmask[8 / sizeof(ulong)];
+	unsigned char unused[1024 / 8 - 8];
 	ulong regs[32];		/* pc, then x1 to x31: a0 is 10, a7 17 */
 };
+
+/* field by field: an initialiser could become a call to memset */
+static long sigact(int sig, void *handler, ulong flags)
+{
+	struct ksigaction sa;
+
+	sa.handler = handler;
+	sa.flags = flags;
+	sa.mask = 0;
+	return sys4(__NR_rt_sigaction, sig, &sa, 0, sizeof(sa.mask));
+}
 
 static int failed;
 static volatile int signals;
 static volatile int signo_seen;
+static volatile ulong usr1_ra, usr1_sp, usr1_mask, usr1_a7;
 
 static void check(int ok, const char *what)
 {
@@ -117,9 +159,15 @@ static const char *show_proc(const char *path, const char *key)
 	return 0;
 }
 
-static void on_usr1(int sig, void *info, void *uc)
+static void on_usr1(int sig, void *info, void *ucp)
 {
+	struct kucontext *uc = ucp;
+
 	signo_seen = *(int *)info;	/* si_signo */
+	usr1_ra = (ulong)__builtin_return_address(0);
+	usr1_sp = (ulong)&uc;
+	usr1_mask = uc->sigmask[0];
+	usr1_a7 = uc->regs[17];
 	signals++;
 }
 
@@ -176,28 +224,19 @@ static int restarts_once(void)
 {
 	static long altstack[512];
 	struct kstack ss;
-	struct ksigaction sa;
 	long timer[4] = { 0, 0, 0, 20000 };	/* it_value: 20 ms */
 
 	ss.sp = altstack;
 	ss.flags = 0;
 	ss.size = sizeof(altstack);
-	sa.mask = 0;
-	sa.handler = on_segv;
-	sa.flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
 	if (sys2(__NR_sigaltstack, &ss, 0) ||
-	    sys4(__NR_rt_sigaction, SIGSEGV, &sa, 0, sizeof(sa.mask)))
-		return 0;
-	sa.handler = on_alrm;
-	sa.flags = SA_SIGINFO | SA_RESTART;
-	if (sys4(__NR_rt_sigaction, SIGALRM, &sa, 0, sizeof(sa.mask)) ||
+	    sigact(SIGSEGV, on_segv, SA_SIGINFO | SA_ONSTACK | SA_RESTART) ||
+	    sigact(SIGALRM, on_alrm, SA_SIGINFO | SA_RESTART) ||
 	    sys4(__NR_mknodat, AT_FDCWD, "/fifo", S_IFIFO | 0600, 0) ||
 	    sys3(__NR_setitimer, ITIMER_REAL, timer, 0))
 		return 0;
 	openat_on_bad_stack("/fifo");
-	sa.handler = 0;			/* SIG_DFL */
-	sa.flags = 0;
-	sys4(__NR_rt_sigaction, SIGSEGV, &sa, 0, sizeof(sa.mask));
+	sigact(SIGSEGV, 0, 0);		/* SIG_DFL */
 	say_num("EXAMPLE-INIT: to restart: pc - ecall ",
 		(long)(seen_pc - (ulong)restart_ecall), "");
 	say_num(", a0 ", seen_a0, "\n");
@@ -247,8 +286,10 @@ static long irq_count(const char *key)
 /*
  * vfork, then execve in the child: the child runs on the parent's
  * stack until execve, so both calls are in one piece of assembly.
+ * With trace, the child asks to be traced first (PTRACE_TRACEME): it
+ * stops with SIGTRAP after execve, and its parent is its tracer.
  */
-static long vfork_exec(const char *path, char **argv, char **envp)
+static long vfork_exec(const char *path, char **argv, char **envp, int trace)
 {
 	register ulong a0 __asm__("a0") = CLONE_VM | CLONE_VFORK | SIGCHLD;
 	register ulong a1 __asm__("a1") = 0;
@@ -259,11 +300,16 @@ static long vfork_exec(const char *path, char **argv, char **envp)
 	register ulong s1 __asm__("s1") = (ulong)path;
 	register ulong s2 __asm__("s2") = (ulong)argv;
 	register ulong s3 __asm__("s3") = (ulong)envp;
+	register ulong s4 __asm__("s4") = trace;
 
 	__asm__ __volatile__ (
 		"	ecall\n"
 		"	bnez	a0, 1f\n"
-		"	mv	a0, s1\n"
+		"	beqz	s4, 2f\n"
+		"	li	a0, %[traceme]\n"
+		"	li	a7, %[ptrace]\n"
+		"	ecall\n"
+		"2:	mv	a0, s1\n"
 		"	mv	a1, s2\n"
 		"	mv	a2, s3\n"
 		"	li	a7, %[execve]\n"
@@ -274,8 +320,9 @@ static long vfork_exec(const char *path, char **argv, char **envp)
 		"1:\n"
 		: "+r" (a0), "+r" (a1), "+r" (a2), "+r" (a3), "+r" (a4),
 		  "+r" (a7)
-		: "r" (s1), "r" (s2), "r" (s3),
-		  [execve] "i" (__NR_execve), [exit] "i" (__NR_exit)
+		: "r" (s1), "r" (s2), "r" (s3), "r" (s4),
+		  [execve] "i" (__NR_execve), [exit] "i" (__NR_exit),
+		  [ptrace] "i" (__NR_ptrace), [traceme] "i" (PTRACE_TRACEME)
 		: "memory");
 	return a0;
 }
@@ -329,10 +376,75 @@ static int wait_child(long pid)
 #endif
 }
 
+/* waitid for pid's next event: its si_code (CLD_*), *st its si_status */
+static int wait_event(long pid, int *st)
+{
+	int info[32] = { 0 };
+
+	if (sys5(__NR_waitid, P_PID, pid, info, WEXITED | WSTOPPED, 0))
+		return -1;
+	*st = info[sizeof(long) == 8 ? 6 : 5];
+	return info[2];
+}
+
+/* A word of a traced child's memory, or 0 */
+static ulong peek(long pid, ulong addr)
+{
+	ulong w = 0;
+
+	sys4(__NR_ptrace, PTRACE_PEEKDATA, pid, addr, &w);
+	return w;
+}
+
+/*
+ * ptrace of a child stopped after execve: PTRACE_GETREGSET of
+ * NT_PRSTATUS gives user_regs_struct, whose pc must be the entry point
+ * the kernel told the child (AT_ENTRY, in the auxiliary vector on its
+ * stack) and whose sp must point at its argc (2); and
+ * PTRACE_GET_SYSCALL_INFO names the system call convention: example's
+ * AUDIT_ARCH, not riscv's.  Then the child goes on and exits 42.
+ */
+static void traced_child(char **argv, char **envp)
+{
+	ulong regs[32] = { 0 }, sp, entry = 0, t, i;
+	struct { void *base; ulong len; } iov = { regs, sizeof(regs) };
+	unsigned long long info[16];
+	long child, r;
+	int st = 0, code;
+
+	child = vfork_exec(argv[0], argv, envp, 1);
+	code = child > 0 ? wait_event(child, &st) : -1;
+	r = sys4(__NR_ptrace, PTRACE_GETREGSET, child, NT_PRSTATUS, &iov);
+	sp = regs[2];
+	for (i = 1 + peek(child, sp) + 1; i < 64 && peek(child, sp + i * sizeof(ulong)); i++)
+		;		/* past argv, then envp */
+	for (i++; i < 128 && (t = peek(child, sp + i * sizeof(ulong))); i += 2)
+		if (t == AT_ENTRY)
+			entry = peek(child, sp + (i + 1) * sizeof(ulong));
+	say_num("EXAMPLE-INIT: traced child: stop ", code, "");
+	say_num(" signal ", st, "");
+	say_num(", GETREGSET ", r, "");
+	say_num(" len ", iov.len, "");
+	say_num(", pc - AT_ENTRY ", regs[0] - entry, "");
+	say_num(", argc at sp ", peek(child, sp), "\n");
+	check(code == CLD_TRAPPED && st == SIGTRAP && r == 0 &&
+	      iov.len == sizeof(regs) && entry && regs[0] == entry &&
+	      peek(child, sp) == 2, "ptrace GETREGSET NT_PRSTATUS");
+	info[0] = 0;
+	r = sys4(__NR_ptrace, PTRACE_GET_SYSCALL_INFO, child, sizeof(info), info);
+	say_num("EXAMPLE-INIT: PTRACE_GET_SYSCALL_INFO ", r, "");
+	say_num(" arch ", (long)(unsigned int)(info[0] >> 32), "\n");
+	check(r > 0 && (unsigned int)(info[0] >> 32) == EXAMPLE_AUDIT_ARCH,
+	      "audit arch AUDIT_ARCH_EXAMPLE");
+	sys4(__NR_ptrace, PTRACE_DETACH, child, 0, 0);
+	code = wait_event(child, &st);
+	check(code == 1 && st == 42, "traced child detached, exits 42");
+}
+
 int main(long *sp)
 {
 	char *argv[3], *envp[2];
-	struct ksigaction sa;
+	unsigned long long mask;
 	long long t0, t1;
 	long pid, child;
 	int code;
@@ -355,20 +467,29 @@ int main(long *sp)
 	argv[2] = 0;
 	envp[0] = "EXAMPLE=1";
 	envp[1] = 0;
-	child = vfork_exec(argv[0], argv, envp);
+	child = vfork_exec(argv[0], argv, envp, 0);
 	code = child > 0 ? wait_child(child) : -1;
 	say_num("EXAMPLE-INIT: child exit status ", code, "\n");
 	check(child > 1 && code == 42, "vfork, execve and wait");
 
-	/* field by field: an initialiser could become a call to memset */
-	sa.handler = on_usr1;
-	sa.flags = SA_SIGINFO;
-	sa.mask = 0;
-	check(sys4(__NR_rt_sigaction, SIGUSR1, &sa, 0, sizeof(sa.mask)) == 0,
-	      "rt_sigaction");
+	traced_child(argv, envp);
+
+	check(sigact(SIGUSR1, on_usr1, SA_SIGINFO) == 0, "rt_sigaction");
+	mask = 1ULL << (SIGUSR2 - 1);
+	sys4(__NR_rt_sigprocmask, SIG_BLOCK, &mask, 0, sizeof(mask));
 	sys2(__NR_kill, pid, SIGUSR1);
+	mask = 0;
+	sys4(__NR_rt_sigprocmask, SIG_SETMASK, &mask, 0, sizeof(mask));
 	check(signals == 1 && signo_seen == SIGUSR1,
 	      "signal delivered, handler returned");
+	/* The handler returns to the kernel's sigreturn code, not to its stack */
+	say_num("EXAMPLE-INIT: handler's ra - sp ", (long)(usr1_ra - usr1_sp), "\n");
+	check(usr1_ra && (usr1_ra < usr1_sp || usr1_ra - usr1_sp >= 65536),
+	      "sigreturn not through the stack");
+	say_num("EXAMPLE-INIT: ucontext: uc_sigmask ", usr1_mask, "");
+	say_num(", uc_mcontext a7 ", usr1_a7, "\n");
+	check(usr1_mask == 1UL << (SIGUSR2 - 1) && usr1_a7 == __NR_kill,
+	      "ucontext: uc_sigmask, then uc_mcontext last");
 
 	t0 = now_ns();
 	code = sleep_for(0, 50000000);
