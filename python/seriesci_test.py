@@ -197,6 +197,10 @@ class ReachTest(TmpTest):
 		self.assertEqual((d, gen, idirs, gidirs), (['a.h', 'x.c', 'b.h'], ['g/c.h', 'include/config/X'], ['inc'], ['g']))
 		# (the word after $(wildcard is kept: an index too big builds more, never less)
 
+	def test_shell_quotes_around_a_path(self):
+		d = reach.parse_cmd('savedcmd_x := if [ "$$(sed -n 1p /t/a.h)" != "/t/b.h" ]; then :; fi\n', '/t/')[0]
+		self.assertEqual(d, ['a.h', 'b.h'])
+
 	def test_index(self):
 		r = os.path.join(self.b, '.reach')
 		self.assertEqual(read(os.path.join(r, 'deps')).split(),

@@ -29,7 +29,11 @@ from seriesci import common
 FORMAT = '3'
 # its files, all needed for an answer (sums: their sha256, since format 3)
 INDEX = ('deps', 'gen', 'idirs', 'gidirs', 'names', 'dirs', 'tree', 'format', 'key')
-_TRAIL_RE = re.compile(r'[:)\\]+$')
+# what a word of a command or a deps_ list carries around a path: make's
+# ':' and '\\', and the shell's ')', quotes and ';' ($(sed ... FILE)" in a
+# savedcmd_ line names FILE)
+_TRAIL_RE = re.compile(r'[:)\\"\';]+$')
+_LEAD_RE = re.compile(r'^["\']+')
 _BUILD_FILE_RE = re.compile(r'^(Makefile|Kbuild|Kconfig).*|.*\.mk$', re.S)
 
 
@@ -44,7 +48,7 @@ def parse_cmd(text, tree):
 	d, gen, idirs, gidirs = [], [], [], []
 
 	def tok(w, kind):
-		w = _TRAIL_RE.sub('', w)
+		w = _TRAIL_RE.sub('', _LEAD_RE.sub('', w))
 		if w == '' or w.startswith('$('):
 			return
 		if w.startswith(tree):
