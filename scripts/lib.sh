@@ -75,10 +75,10 @@ warn() {
 # config_targets [--file F] [--tier T] [--field F] [--sort] [NAME...]: the
 # targets of configs/targets ($TARGETS_FILE, else $CONFIGS/targets), one a
 # line, or one field of each (name arch cross tier vars line); an unknown
-# NAME is an error.  python/seriesci/targets.py is the one reader of the
+# NAME is an error.  scripts/seriesci/targets.py is the one reader of the
 # file (python3 -m seriesci targets --help).
 config_targets() {
-	PYTHONPATH=$REPO/python${PYTHONPATH:+:$PYTHONPATH} SERIESCI_PROG=$prog \
+	PYTHONPATH=$REPO/scripts${PYTHONPATH:+:$PYTHONPATH} SERIESCI_PROG=$prog \
 		python3 -B -m seriesci targets "$@"
 }
 

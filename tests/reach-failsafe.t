@@ -101,7 +101,7 @@ isnt $? 3 "a usage error is not exit 3"
 # concatenation and "builds" vmlinux with one .cmd file.
 R=$TMP/repo
 mkdir -p "$R/configs" "$TMP/bin"
-cp -a "$REPO/scripts" "$REPO/python" "$R/"
+cp -a "$REPO/scripts" "$R/"
 cp "$REPO/configs/base.config" "$R/configs/"
 echo "t x86 - quick" > "$R/configs/targets"
 echo "# t" > "$R/configs/t.config"

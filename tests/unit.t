@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# tests/unit.t - the unit tests of python/seriesci (python/seriesci_test.py,
+# tests/unit.t - the unit tests of scripts/seriesci (scripts/seriesci_test.py,
 # unittest, as kunit_tool_test.py): failure provenance, merge conflicts and
 # sparse joins, reach decisions, the codegen paragraph, the targets reader,
 # --help and exit codes of the entry point.  One TAP line per unit test;
@@ -8,7 +8,7 @@
 . "$(dirname "$0")/tap.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "no python3 (make deps)"
-python3 -B "$REPO/python/seriesci_test.py" -v > "$TMP/log" 2>&1
+python3 -B "$REPO/scripts/seriesci_test.py" -v > "$TMP/log" 2>&1
 rc=$?
 # "test_x (seriesci_test.Class.test_x) ... ok": a line each
 n=$(grep -c ' \.\.\. ' "$TMP/log")
@@ -21,6 +21,6 @@ while read -r name cls rest; do
 	esac
 	is "${rest##*... }" ok "$cls $name"
 done < "$TMP/tests"
-is "$rc" 0 "python/seriesci_test.py exits 0"
+is "$rc" 0 "scripts/seriesci_test.py exits 0"
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$TMP/log"
 done_testing

@@ -3,7 +3,7 @@
 """Unit tests of seriesci's algorithms, as kunit_tool_test.py tests
 kunit_tool: failure provenance, merge conflicts and sparse joins, reach
 decisions, the codegen paragraph, the targets reader and the entry point.
-Run: python3 python/seriesci_test.py (tests/unit.t runs it in make check).
+Run: python3 scripts/seriesci_test.py (tests/unit.t runs it in make check).
 """
 import contextlib
 import io

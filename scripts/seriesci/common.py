@@ -42,7 +42,7 @@ def env_path(name, default):
 
 
 def repo():
-	"""The repository top: python/seriesci/../.."""
+	"""The repository top: scripts/seriesci/../.."""
 	return os.path.dirname(os.path.dirname(os.path.dirname(
 		os.path.abspath(__file__))))
 
