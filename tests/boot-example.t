@@ -51,6 +51,7 @@ EXAMPLE-INIT: signal delivered, handler returned: ok
 EXAMPLE-INIT: sigreturn not through the stack: ok
 EXAMPLE-INIT: ucontext: uc_sigmask, then uc_mcontext last: ok
 EXAMPLE-INIT: clock_gettime and nanosleep: ok
+EXAMPLE-INIT: AT_MINSIGSTKSZ given: ok
 EXAMPLE-INIT: system call restarted once: ok
 EXAMPLE-INIT: bad user pointers: EFAULT: ok
 EXAMPLE-INIT: the timer interrupts: ok

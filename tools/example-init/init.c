@@ -57,6 +57,7 @@
 #define PTRACE_GET_SYSCALL_INFO	0x420e
 #define NT_PRSTATUS		1
 #define AT_ENTRY		9
+#define AT_MINSIGSTKSZ		51
 #define TCSBRK			0x5409
 
 struct ts {
@@ -396,6 +397,19 @@ static ulong peek(long pid, ulong addr)
 	return w;
 }
 
+/* An entry of the auxiliary vector above argv and envp on /init's stack */
+static ulong auxval(long *sp, ulong type)
+{
+	long *p = sp + 1 + sp[0] + 1;
+
+	while (*p)
+		p++;
+	for (p++; p[0]; p += 2)
+		if ((ulong)p[0] == type)
+			return p[1];
+	return 0;
+}
+
 /*
  * ptrace of a child stopped after execve: PTRACE_GETREGSET of
  * NT_PRSTATUS gives user_regs_struct, whose pc must be the entry point
@@ -500,6 +514,9 @@ int main(long *sp)
 		say_num("EXAMPLE-INIT: nanosleep 50 ms took ",
 			(long)(t1 - t0) / 1000, " us\n");
 
+	t0 = auxval(sp, AT_MINSIGSTKSZ);
+	say_num("EXAMPLE-INIT: AT_MINSIGSTKSZ ", t0, "\n");
+	check(t0 > 0 && t0 % 16 == 0 && t0 <= 4096, "AT_MINSIGSTKSZ given");
 	check(restarts_once(), "system call restarted once");
 	check(bad_pointers_fault(), "bad user pointers: EFAULT");
 	/* the 8250 sends what /init writes on its transmit interrupt */
