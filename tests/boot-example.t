@@ -23,6 +23,7 @@ cp -r "$REPO/out/src/$BASE/include/uapi/asm-generic" "$F/usr/include/" 2>/dev/nu
 mkdir -p "$F/usr/include/asm" "$F/usr/include/linux"
 echo '#include <asm-generic/unistd.h>' > "$F/usr/include/asm/unistd.h"
 echo '#include <asm-generic/bitsperlong.h>' > "$F/usr/include/asm/bitsperlong.h"
+: > "$F/usr/include/linux/audit.h"	# init.c takes AUDIT_ARCH_EXAMPLE* if there
 
 # The stand-in QEMU prints $FAKE_LOG with the memory of its -m.
 cat > "$TMP/bin/qemu-system-riscv64" <<'EOF2'
