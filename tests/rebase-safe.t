@@ -30,28 +30,7 @@ k=$TMP/v2/arch/alpha/include/asm/Kbuild
 { printf '# alpha headers\n#\n'; cat "$k"; } > "$k.new" && mv "$k.new" "$k"
 sed -i 's/HZ 100/HZ 300/' "$TMP/v2/include/asm-generic/param.h"
 mini_baseline 9.9.2 "$TMP/v2"
-cat > "$QUILT_PATCHES/hz.patch" <<'EOP'
-From: asm-generic series <series@example.org>
-Subject: [PATCH] asm-generic: HZ 250
-
-A test patch whose hunk conflicts with the stand-in 9.9.2, which
-changed the same line.
-
-Verified: the fixture tree has no build; this is a test patch.
-
-Signed-off-by: asm-generic series <series@example.org>
----
---- a/include/asm-generic/param.h
-+++ b/include/asm-generic/param.h
-@@ -2,6 +2,6 @@
- #ifndef __ASM_GENERIC_PARAM_H
- #define __ASM_GENERIC_PARAM_H
- 
--#define HZ 100
-+#define HZ 250
- 
- #endif
-EOP
+cp "$T_DIR/fixtures/mini/hz.patch" "$QUILT_PATCHES/"
 printf 'alpha-param.patch\nbeta-param.patch\nhz.patch\n' > "$QUILT_SERIES"
 cp -a "$QUILT_PATCHES" "$TMP/orig"
 fresh() {	# a command pasted into a fresh shell: only PATH and HOME

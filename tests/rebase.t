@@ -21,28 +21,7 @@ sed -i 's/SUBLEVEL = 1/SUBLEVEL = 2/' "$TMP/v2/Makefile"
 mini_baseline 9.9.2 "$TMP/v2"
 
 # Two more patches: hz.patch conflicts on 9.9.2, notes.patch always applies.
-cat > "$QUILT_PATCHES/hz.patch" <<'EOF'
-From: asm-generic series <series@example.org>
-Subject: [PATCH] asm-generic: HZ 250
-
-A test patch whose hunk conflicts with the stand-in 9.9.2, which
-changed the same line.
-
-Verified: the fixture tree has no build; this is a test patch.
-
-Signed-off-by: asm-generic series <series@example.org>
----
---- a/include/asm-generic/param.h
-+++ b/include/asm-generic/param.h
-@@ -2,6 +2,6 @@
- #ifndef __ASM_GENERIC_PARAM_H
- #define __ASM_GENERIC_PARAM_H
- 
--#define HZ 100
-+#define HZ 250
- 
- #endif
-EOF
+cp "$T_DIR/fixtures/mini/hz.patch" "$QUILT_PATCHES/"
 cat > "$QUILT_PATCHES/notes.patch" <<'EOF'
 From: asm-generic series <series@example.org>
 Subject: [PATCH] Documentation: notes
