@@ -69,7 +69,7 @@ noid() {
 msg() { git --git-dir="$g" log -1 --format=%B "$1"; }
 M="make -s -C $REPO"
 
-plan 48
+plan 51
 
 # The sender.
 if [ -n "$(git -C "$REPO" config --local user.email 2>/dev/null)" ]; then
@@ -188,4 +188,13 @@ like "$out" "left incomplete, marked .*/STALE" "the export that failed part way 
 check "and leaves the STALE mark beside the old mails" test -f "$X/STALE"
 cp "$TMP/docs-notes.good" "$P/docs-notes.patch"
 check "a complete export removes it" sh -c "scripts/export && test ! -e '$X/STALE'"
+# A MAINTAINERS entry the patch adds: its placeholder M: is the sender.
+printf -- '--- /dev/null\n+++ b/MAINTAINERS\n@@ -0,0 +1,3 @@\n+NOTES\n+M:\t%s\n+F:\tDocumentation/notes.txt\n' "$PH" \
+	>> "$P/docs-notes.patch"
+out=$(scripts/export 2>&1) && rc=0 || rc=$?
+like "$rc $out" "^0 .*docs-notes.patch: MAINTAINERS M: $SENDER \(1 line\(s\) of the placeholder\)" \
+	"a MAINTAINERS entry's placeholder M: becomes the sender: exported, said"
+like "$(cat "$X"/docs/*.eml)" "^\+M:	$SENDER$" "the mail's entry names the sender"
+is "$(grep -rl 'series@example.org' "$X"/docs | wc -l)" 0 "and has no placeholder left"
+cp "$TMP/docs-notes.good" "$P/docs-notes.patch"
 done_testing
