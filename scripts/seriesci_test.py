@@ -17,7 +17,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from seriesci import cli, common, merge, proof, reach, record, render, targets  # noqa: E402
+from seriesci import cli, common, kcidb, merge, metadata, proof, reach, record, render, report, repro, targets  # noqa: E402
 
 
 def read(path):
@@ -80,9 +80,15 @@ class RecordTest(TmpTest):
 	def test_failure_error_from_log_without_tree(self):
 		self.assertEqual(self.rec.result('001-a.patch', 'x')['first_error'], 'x.c:1: error: bad')
 
-	def test_unknown_status_fails_and_error_is_cut(self):
+	def test_unknown_status_is_a_malformed_failure(self):
 		r = self.rec.result('002-b.patch', 'x')
 		self.assertEqual(r['status'], 'fail')
+		self.assertIn("malformed result file 002-b.patch/x.result: status='weird'", r['first_error'])
+		self.assertEqual(len(self.rec.malformed_files()), 1)
+
+	def test_error_is_cut(self):
+		self.res('r', '002-b.patch', 'x', target='x', status='fail', first_error='/t/y.c: ' + 'z' * 500, tree='/t')
+		r = record.Record(self.rec.dir).result('002-b.patch', 'x')
 		self.assertEqual(len(r['first_error']), record.ERROR_MAX + 3)
 
 	def test_matrix(self):
@@ -90,6 +96,7 @@ class RecordTest(TmpTest):
 		self.assertEqual(m.cell('003-c.patch', 'x').status, 'skip')
 		self.assertIsNone(m.cell('000-baseline', 'checkpatch'))
 		self.assertEqual(m.count, {'ok': 2, 'fail': 2, 'skip': 1, 'notrun': 0})
+		self.assertIn('malformed result file', m.cell('002-b.patch', 'x').error)
 		self.assertEqual(m.new, 2)
 		doc = json.loads(render.to_json(m, 'now'))
 		self.assertIs(doc['steps'][3]['applied'], False)
@@ -97,7 +104,7 @@ class RecordTest(TmpTest):
 		self.assertIn('| 3 | c.patch (**does not apply**) | skip |', render.to_md(m))
 
 	def test_render_writes_three_files(self):
-		with contextlib.redirect_stdout(io.StringIO()):
+		with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
 			render.render(self.rec.dir)
 		for ext in ('json', 'md', 'html'):
 			self.assertTrue(os.path.isfile(os.path.join(self.rec.dir, 'results.' + ext)))
@@ -288,6 +295,349 @@ class TargetsTest(unittest.TestCase):
 		self.assertIn('x86_64', names)
 
 
+class GarbageTest(TmpTest):
+	"""Issue 24: a folder of garbage is an error naming the file; a record
+	with a malformed result is never green."""
+
+	def render(self, path):
+		err = io.StringIO()
+		with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+			rc = render.render(path)
+		return rc, err.getvalue()
+
+	def test_check_kv(self):
+		p = os.path.join(self.tmp, 'r.result')
+		for text, why in (('', 'empty'), ('status=ok\x00\n', 'binary'), ('hello world\n', 'line 1 is not key=value'),
+				  ('target=x\n', 'no status= line'), ('status=green\n', "status='green'"),
+				  ('status=ok\nseconds=fast\n', "seconds='fast' is not a number"),
+				  ('status=ok\nseconds=\nwarnings=3\n', '')):
+			write(p, text)
+			self.assertIn(why, record.check_kv(p), text) if why else self.assertEqual(record.check_kv(p), '')
+		with open(p, 'wb') as f:
+			f.write(b'status=ok\nfirst_error=\xff\n')
+		self.assertEqual(record.check_kv(p), 'not UTF-8 text')
+
+	def test_not_a_record(self):
+		os.makedirs(os.path.join(self.tmp, 'empty', 'junk'))
+		with self.assertRaisesRegex(common.Error, 'not a ci-series record folder'):
+			record.Record(os.path.join(self.tmp, 'empty'))
+
+	def test_only_garbage_writes_nothing(self):
+		write(os.path.join(self.tmp, 'g', '001-a.patch', 'x.result'), 'garbage\n')
+		write(os.path.join(self.tmp, 'g', '001-a.patch', 'y.result'), '')
+		with self.assertRaisesRegex(common.Error, r'no valid result file.*\n.*001-a.patch/x.result: line 1'):
+			render.render(os.path.join(self.tmp, 'g'))
+		self.assertFalse(os.path.exists(os.path.join(self.tmp, 'g', 'results.html')))
+
+	def test_garbage_info(self):
+		write(os.path.join(self.tmp, 'g', 'info'), '\x00\x01binary')
+		self.res('g', '000-baseline', 'x', status='ok')
+		with self.assertRaisesRegex(common.Error, 'g/info: binary'):
+			record.Record(os.path.join(self.tmp, 'g'))
+
+	def test_one_malformed_is_not_green(self):
+		write(os.path.join(self.tmp, 'r', 'info'), 'base=1\nseries=a.patch\n')
+		self.res('r', '000-baseline', 'x', target='x', status='ok')
+		write(os.path.join(self.tmp, 'r', '001-a.patch', 'x.result'), 'status=ok\nseconds=NaN\n')
+		rc, err = self.render(os.path.join(self.tmp, 'r'))
+		self.assertEqual(rc, common.Exit.FAILURE)
+		self.assertIn('001-a.patch/x.result: line 2', err)
+		doc = json.loads(read(os.path.join(self.tmp, 'r', 'results.json')))
+		self.assertEqual(doc['summary']['fail'], 1)
+		self.assertEqual(doc['steps'][1]['targets']['x']['status'], 'fail')
+		self.assertEqual(doc['malformed'][0]['file'], '001-a.patch/x.result')
+		self.assertIn('malformed result file', read(os.path.join(self.tmp, 'r', 'results.html')))
+
+	def test_merge_refuses_garbage(self):
+		for n, sh in (('a', '1/2'), ('b', '2/2')):
+			write(os.path.join(self.tmp, n, 'info'), f'base=1\nseries=a.patch\nshard={sh}\n')
+			self.res(n, '001-a.patch', n, target=n, status='ok')
+		write(os.path.join(self.tmp, 'b', '001-a.patch', 'c.result'), 'status=\n')
+		out = os.path.join(self.tmp, 'm')
+		with self.assertRaisesRegex(common.Error, 'b/001-a.patch/c.result: status=.. is not ok'):
+			merge.merge([os.path.join(self.tmp, 'a'), os.path.join(self.tmp, 'b')], out)
+		self.assertFalse(os.path.exists(out))
+		write(os.path.join(self.tmp, 'e', 'info'), 'base=1\nseries=a.patch\n')
+		with self.assertRaisesRegex(common.Error, 'no NNN-NAME step folder'):
+			merge.merge([os.path.join(self.tmp, 'a'), os.path.join(self.tmp, 'e')], out)
+
+
+TARGETS = ('x86_64 x86 - quick\n'
+	   'loongarch loongarch loongarch64-linux-gnu- full GCC_SUFFIX=-14 RUNTIME=trixie\n'
+	   'hexagon hexagon - full LLVM=-19 RUNTIME=trixie\n'
+	   'example32 example riscv64-linux-gnu- full\n')
+
+
+class CellsTest(TmpTest):
+	"""metadata.json and reproduce.sh of the build cells."""
+
+	def setUp(self):
+		super().setUp()
+		c = self.configs = os.path.join(self.tmp, 'repo', 'configs')
+		write(os.path.join(c, 'targets'), TARGETS)
+		for t in ('base', 'x86_64', 'loongarch', 'hexagon', 'example'):
+			write(os.path.join(c, t + '.config'), 'CONFIG_X=y\n')
+		write(os.path.join(c, 'example32.config'), '# include: example.config\nCONFIG_32BIT=y\n')
+		os.environ['CONFIGS'] = c
+		os.environ.pop('TARGETS_FILE', None)
+		self.bcs = metadata.configs_of()
+
+	def test_build_config(self):
+		b = self.bcs['loongarch']
+		self.assertEqual((b.arch, b.cross, b.runtime, b.cc(), b.makevars), ('loongarch', 'loongarch64-linux-gnu-', 'trixie',
+										 'loongarch64-linux-gnu-gcc-14', []))
+		self.assertEqual(self.bcs['example32'].fragments[1:], ['configs/example.config', 'configs/example32.config'])
+		self.assertEqual(self.bcs['hexagon'].environment(), {'ARCH': 'hexagon', 'LLVM': '-19'})
+
+	def test_metadata_fields(self):
+		r = {'target': 'hexagon', 'status': 'ok', 'stage': 'built', 'seconds': '12.5', 'warnings': '2',
+		     'vmlinux_size': '1000', 'compiler': 'Debian clang version 19.1.7 (3+b1)', 'binutils': 'LLD 19.1.7',
+		     'runtime': 'trixie', 'new_warnings': '1'}
+		d = metadata.metadata(r, '001-a.patch', 'hexagon', self.bcs['hexagon'])
+		self.assertEqual(d['build']['toolchain'], 'llvm-19')
+		self.assertEqual(d['compiler'], {'name': 'clang', 'version': '19.1.7',
+						 'version_full': 'Debian clang version 19.1.7 (3+b1)'})
+		self.assertEqual(d['results'], {'status': 'PASS', 'targets': {'kernel': {'status': 'PASS', 'duration': 12.5}},
+						'artifacts': {'kernel': ['vmlinux']}, 'warnings': 2})
+		self.assertEqual(d['vmlinux'], {'file_size': 1000})
+		self.assertEqual(d['tools'], {'ld': 'LLD 19.1.7'})
+
+	def test_metadata_invents_nothing(self):
+		d = metadata.metadata({'status': 'fail', 'stage': 'toolchain'}, '000-baseline', 'gone', None)
+		self.assertEqual(set(d), {'build', 'results', 'series'})
+		self.assertEqual(d['build'], {'targets': ['kernel']})
+		self.assertEqual(d['results'], {'status': 'FAIL', 'targets': {'kernel': {'status': 'FAIL'}}})
+
+	def record(self, status='fail'):
+		r = os.path.join(self.tmp, 'r')
+		write(os.path.join(r, 'info'), 'base=9.9\nseries=a.patch b.patch\n')
+		self.res('r', '000-baseline', 'loongarch', target='loongarch', status='ok', seconds='1.0')
+		self.res('r', '001-a.patch', 'loongarch', target='loongarch', status=status, stage='build',
+			 first_error='x.c:1: error: bad', runtime='trixie',
+			 compiler='loongarch64-linux-gnu-gcc-14 (Debian 14.2.0-19) 14.2.0')
+		self.res('r', '001-a.patch', 'gone', target='gone', status='fail')
+		return r
+
+	def test_render_writes_cells_and_removes_stale_ones(self):
+		r = self.record()
+		with contextlib.redirect_stdout(io.StringIO()):
+			self.assertEqual(render.render(r), common.Exit.OK)
+		step = os.path.join(r, '001-a.patch')
+		self.assertEqual(sorted(n for n in os.listdir(step) if not n.endswith('.result')),
+				 ['gone.metadata.json', 'loongarch.metadata.json', 'loongarch.reproduce.sh'])
+		d = json.loads(read(os.path.join(step, 'loongarch.metadata.json')))
+		self.assertEqual(d['build']['reproducer_cmdline'], ['sh', 'loongarch.reproduce.sh'])
+		self.assertTrue(os.access(os.path.join(step, 'loongarch.reproduce.sh'), os.X_OK))
+		self.record('ok')
+		with contextlib.redirect_stdout(io.StringIO()):
+			render.render(r)
+		self.assertFalse(os.path.exists(os.path.join(step, 'loongarch.reproduce.sh')))
+
+	def sandbox(self):
+		"""A clone with stub scripts, and stub quilt and make on PATH that
+		log their arguments: the reproducer's non-build parts run for real."""
+		repo = os.path.join(self.tmp, 'repo')
+		write(os.path.join(repo, 'series'), '#@ destination: x\na.patch\nb.patch\n')
+		for p in ('a.patch', 'b.patch'):
+			write(os.path.join(repo, 'patches', p), '')
+		log = os.path.join(self.tmp, 'calls')
+		stub = f'#!/bin/sh\necho "$(basename "$0") $*" >> {log}\n'
+		fetch = stub + 'mkdir -p "$OUT/src/$1/scripts/kconfig"\n' + \
+			f"printf '%s\\n' '{stub.replace(chr(10), chr(10))}' > \"$OUT/src/$1/scripts/kconfig/merge_config.sh\"\n" + \
+			'chmod +x "$OUT/src/$1/scripts/kconfig/merge_config.sh"\n'
+		bins = {os.path.join(repo, 'scripts', 'deps'): stub,
+			os.path.join(repo, 'scripts', 'fetch-baseline'): fetch,
+			os.path.join(repo, 'scripts', 'runtime'): stub + 'shift 2\nexec "$@"\n',
+			os.path.join(self.tmp, 'bin', 'quilt'): stub,
+			os.path.join(self.tmp, 'bin', 'make'): stub,
+			os.path.join(self.tmp, 'bin', 'loongarch64-linux-gnu-gcc-14'):
+			'#!/bin/sh\necho "loongarch64-linux-gnu-gcc-14 (Debian 14.2.0-19) 14.2.0"\n'}
+		for f, text in bins.items():
+			write(f, text)
+			os.chmod(f, 0o755)
+		return repo, log
+
+	def run_script(self, text, repo, *args):
+		sc = os.path.join(self.tmp, 'repro.sh')
+		write(sc, text)
+		env = dict(os.environ, REPO=repo, OUT=os.path.join(self.tmp, 'out'),
+			   PATH=os.path.join(self.tmp, 'bin') + ':' + os.environ['PATH'])
+		import subprocess
+		return subprocess.run(['sh', sc] + list(args), env=env, capture_output=True, text=True)
+
+	def test_reproducer_runs_in_a_sandbox(self):
+		repo, log = self.sandbox()
+		r = {'status': 'fail', 'compiler': 'loongarch64-linux-gnu-gcc-14 (Debian 14.2.0-19) 14.2.0'}
+		text = repro.script('9.9', ['a.patch', 'b.patch'], 1, 'loongarch', self.bcs['loongarch'], r)
+		p = self.run_script(text, repo)
+		self.assertEqual(p.returncode, 0, p.stderr)
+		self.assertNotIn('warning', p.stderr)
+		calls = read(log).splitlines()
+		self.assertEqual(calls[0], 'deps ')
+		self.assertEqual(calls[1], 'fetch-baseline 9.9')
+		self.assertEqual(calls[2], 'quilt --quiltrc ' + repo + '/scripts/quiltrc push a.patch')
+		b = os.path.join(self.tmp, 'out', 'repro-001-a.patch-loongarch', 'build')
+		t = os.path.join(self.tmp, 'out', 'repro-001-a.patch-loongarch', 'linux')
+		mk = (f'make -C {t} O={b} ARCH=loongarch CROSS_COMPILE=loongarch64-linux-gnu- '
+		      'CC=loongarch64-linux-gnu-gcc-14 ')
+		rt = 'runtime run trixie '
+		self.assertEqual(calls[3:], [
+			rt + mk + 'tinyconfig', mk + 'tinyconfig',
+			f'merge_config.sh -m -O {b} {b}/.config {repo}/configs/base.config {repo}/configs/loongarch.config',
+			rt + mk + 'olddefconfig', mk + 'olddefconfig',
+			rt + 'loongarch64-linux-gnu-gcc-14 --version',
+			rt + mk + f'-j{len(os.sched_getaffinity(0))} vmlinux', mk + f'-j{len(os.sched_getaffinity(0))} vmlinux'])
+
+	def test_reproducer_dry_run_and_wrong_clone(self):
+		repo, log = self.sandbox()
+		text = repro.script('9.9', ['a.patch', 'b.patch'], 2, 'x86_64', self.bcs['x86_64'], {'status': 'fail'})
+		p = self.run_script(text, repo, '--dry-run')
+		self.assertEqual(p.returncode, 0, p.stderr)
+		self.assertFalse(os.path.exists(log))
+		self.assertIn('quilt --quiltrc "$REPO/scripts/quiltrc" push b.patch', p.stdout)
+		self.assertIn('ARCH=x86 CROSS_COMPILE=\'\' -j$(nproc) vmlinux', p.stdout)
+		write(os.path.join(repo, 'series'), 'b.patch\na.patch\n')
+		p = self.run_script(text, repo, '--dry-run')
+		self.assertEqual(p.returncode, 1)
+		self.assertIn("does not start with the run's 2 patches", p.stderr)
+		p = self.run_script(text, repo, '--bogus')
+		self.assertEqual(p.returncode, 2)
+
+
+class ReportTest(TmpTest):
+	def test_destinations(self):
+		p = os.path.join(self.tmp, 'series')
+		write(p, '# c\n#@ destination: one\n#@ version: 3\na.patch\n#@ destination: two\nb.patch # x\n')
+		self.assertEqual(report.destinations(p), [('one', '3', ['a.patch']), ('two', '1', ['b.patch'])])
+		write(p, 'a.patch\nb.patch\n')
+		self.assertEqual(report.destinations(p), [('series', '1', ['a.patch', 'b.patch'])])
+
+	def matrix(self):
+		r = os.path.join(self.tmp, 'r')
+		write(os.path.join(r, 'info'), 'base=9.9\nseries=a.patch b.patch c.patch d.patch\n')
+		for i, s in enumerate(('000-baseline', '001-a.patch', '002-b.patch', '003-c.patch', '004-d.patch')):
+			self.res('r', s, 'x', target='x', status='ok', new_warnings='2' if i == 1 else '0')
+		self.res('r', '003-c.patch', 'y', target='y', status='fail', first_error='y.c: error: e')
+		self.res('r', '004-d.patch', 'y', target='y', status='fail', first_error='y.c: error: e')
+		for s in ('000-baseline', '001-a.patch', '002-b.patch'):
+			self.res('r', s, 'y', target='y', status='ok')
+		return render.Matrix(record.Record(r))
+
+	def test_first_bad_commit(self):
+		m = self.matrix()
+		d = report.Dest(m, 'two', '1', ['c.patch', 'd.patch'])
+		self.assertEqual(d.first_bad, 3)
+		self.assertEqual(d.verdict(), 'BUILD REGRESSION')
+		self.assertEqual([(i, c, new) for i, c, _, new in d.failures], [(3, 'y', True), (4, 'y', False)])
+		t = report.text(m, [('two', '1', ['c.patch', 'd.patch'])], m.rec.dir, 'series')
+		self.assertIn('first bad commit: 003-c.patch (c.patch)', t)
+		self.assertIn('>> 003-c.patch y: y.c: error: e', t)
+		self.assertIn('   004-d.patch y (as before): y.c: error: e', t)
+
+	def test_warnings_and_undecided(self):
+		m = self.matrix()
+		d = report.Dest(m, 'one', '1', ['a.patch', 'b.patch'])
+		self.assertEqual(d.verdict(), 'BUILD SUCCESS WITH WARNING')
+		self.assertIn('+  001-a.patch x: 2 new warning lines', report.text(m, [('one', '1', ['a.patch'])], '/r', 's'))
+		os.remove(m.rec.path('002-b.patch', 'y.result'))
+		m = render.Matrix(record.Record(m.rec.dir))
+		self.assertEqual(report.Dest(m, 'one', '1', ['a.patch', 'b.patch']).verdict(), 'NOT DECIDED')
+		self.assertEqual(report.Dest(m, 'z', '1', ['zz.patch']).verdict(), 'NOT DECIDED')
+
+
+# KCIDB I/O schema v5.0 (kcidb-io, kcidb_io/schema/v05_00.py): the
+# properties every object must have ("required") and the only ones it
+# may have ("additionalProperties": false); no property may be null.
+KCIDB_V5_REQUIRED = {
+	'': ['version'],
+	'version': ['major'],
+	'checkout': ['id', 'origin'],
+	'build': ['checkout_id', 'id', 'origin'],
+	'test': ['build_id', 'id', 'origin'],
+	'resource': ['name', 'url'],
+}
+KCIDB_V5_ALLOWED = {
+	'': {'version', 'checkouts', 'builds', 'tests', 'issues', 'incidents'},
+	'version': {'major', 'minor'},
+	'checkout': {'_timestamp', 'id', 'origin', 'tree_name', 'git_repository_url', 'git_commit_hash',
+		     'git_commit_name', 'git_commit_tags', 'git_commit_message', 'git_repository_branch',
+		     'git_repository_branch_tip', 'patchset_files', 'patchset_hash', 'message_id', 'comment',
+		     'start_time', 'log_url', 'log_excerpt', 'valid', 'misc'},
+	'build': {'_timestamp', 'checkout_id', 'id', 'origin', 'comment', 'start_time', 'duration',
+		  'architecture', 'command', 'compiler', 'input_files', 'output_files', 'config_name',
+		  'config_url', 'log_url', 'log_excerpt', 'status', 'misc'},
+	'test': {'_timestamp', 'build_id', 'id', 'origin', 'environment', 'path', 'comment', 'log_url',
+		 'log_excerpt', 'status', 'number', 'start_time', 'duration', 'output_files', 'misc'},
+	'resource': {'name', 'url'},
+}
+KCIDB_V5_STATUS = {'FAIL', 'ERROR', 'MISS', 'PASS', 'DONE', 'SKIP'}
+
+
+class KcidbTest(TmpTest):
+	def check(self, kind, o):
+		for k in KCIDB_V5_REQUIRED[kind]:
+			self.assertIn(k, o, f'{kind} lacks {k}')
+		self.assertLessEqual(set(o), KCIDB_V5_ALLOWED[kind], kind)
+		for k, v in o.items():
+			self.assertIsNotNone(v, f'{kind}.{k} is null')
+
+	def export(self):
+		r = os.path.join(self.tmp, 'r')
+		write(os.path.join(r, 'info'), 'base=9.9\nseries=a.patch b.patch\n')
+		self.res('r', '000-baseline', 'example', target='example', status='ok', seconds='3.5',
+			 compiler='riscv64-linux-gnu-gcc (Debian 12.2.0-13) 12.2.0')
+		self.res('r', '001-a.patch', 'example', target='example', status='fail', stage='build', first_error='e')
+		self.res('r', '001-a.patch', 'boot', status='skip', seconds='0', first_error='no boot')
+		self.res('r', '001-a.patch', 'checkpatch', status='ok', errors='0', warnings='1')
+		write(os.path.join(r, '001-a.patch', 'example.log'), 'e\n')
+		self.res('r', '002-b.patch', 'example', target='example', status='fail', stage='toolchain')
+		write(os.path.join(r, '002-b.patch', 'x.result'), 'garbage\n')
+		pd = os.path.join(self.tmp, 'patches')
+		write(os.path.join(pd, 'a.patch'), 'A\n')
+		write(os.path.join(pd, 'b.patch'), 'B\n')
+		with contextlib.redirect_stderr(io.StringIO()):
+			return kcidb.export(render.Matrix(record.Record(r)), 'test_ci', 'https://ci.example.org/r', pd)
+
+	def test_required_fields(self):
+		doc = self.export()
+		self.check('', doc)
+		self.check('version', doc['version'])
+		self.assertEqual(doc['version']['major'], 5)
+		for kind, lst in (('checkout', 'checkouts'), ('build', 'builds'), ('test', 'tests')):
+			self.assertTrue(doc[lst], lst)
+			for o in doc[lst]:
+				self.check(kind, o)
+				self.assertTrue(o['id'].startswith('test_ci:'))
+				if 'status' in o:
+					self.assertIn(o['status'], KCIDB_V5_STATUS)
+				for res in o.get('patchset_files', []):
+					self.check('resource', res)
+		json.dumps(doc)
+
+	def test_mapping(self):
+		import hashlib
+		doc = self.export()
+		ch = {c['misc']['step']: c for c in doc['checkouts']}
+		self.assertEqual(ch['000-baseline']['patchset_hash'], '')
+		h = hashlib.sha256((hashlib.sha256(b'A\n').hexdigest() + '\n').encode()).hexdigest()
+		self.assertEqual(ch['001-a.patch']['patchset_hash'], h)
+		self.assertEqual(ch['001-a.patch']['misc']['checkpatch'], {'status': 'ok', 'errors': 0, 'warnings': 1})
+		st = {b['id'].rsplit(':', 1)[1] + '@' + b['checkout_id'].split('+')[1]: b['status'] for b in doc['builds']}
+		self.assertEqual(sorted(st.values()), ['ERROR', 'ERROR', 'FAIL', 'PASS'])
+		b = next(b for b in doc['builds'] if b['status'] == 'FAIL')
+		self.assertEqual(b['log_url'], 'https://ci.example.org/r/001-a.patch/example.log')
+		self.assertEqual(b['log_excerpt'], 'e')
+		self.assertEqual(doc['tests'][0]['path'], 'boot')
+		self.assertEqual(doc['tests'][0]['build_id'], b['id'])
+
+	def test_origin_checked(self):
+		with self.assertRaisesRegex(common.Error, 'origin'):
+			kcidb.export(None, 'Bad-Origin', '', '')
+
+
+CMDS = ('results', 'merge-results', 'reach', 'codegen-proof', 'targets', 'report', 'kcidb')
+
+
 class CliTest(unittest.TestCase):
 	def run_cli(self, *argv):
 		out, err = io.StringIO(), io.StringIO()
@@ -299,13 +649,13 @@ class CliTest(unittest.TestCase):
 		return rc, out.getvalue(), err.getvalue()
 
 	def test_help_everywhere(self):
-		for cmd in ('results', 'merge-results', 'reach', 'codegen-proof', 'targets'):
+		for cmd in CMDS:
 			rc, out, _ = self.run_cli(cmd, '--help')
 			self.assertEqual(rc, 0, cmd)
 			self.assertIn('usage:', out)
 
 	def test_unknown_option(self):
-		for cmd in ('results', 'merge-results', 'reach', 'codegen-proof', 'targets'):
+		for cmd in CMDS:
 			self.assertEqual(self.run_cli(cmd, '--bogus', 'x')[0], common.Exit.USAGE, cmd)
 
 	def test_no_abbreviations(self):

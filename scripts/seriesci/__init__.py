@@ -8,7 +8,12 @@ model live here, behind one entry point (python3 -m seriesci, see cli.py):
   common    exit codes, errors, the Kbuild-style step line
   targets   configs/targets, the one reader of it
   record    the ci-series record folder: the one reader and writer
-  render    results.json (json.dumps), results.md, results.html
+  render    results.json (json.dumps), results.md, results.html, and per
+            build cell metadata.py's and repro.py's files
+  metadata  TARGET.metadata.json of a build cell (tuxmake's field names)
+  repro     TARGET.reproduce.sh of a failing cell (clean Debian 12 machine)
+  report    the per-commit bisect report per destination (0-day style)
+  kcidb     a whole run as KernelCI KCIDB v5 JSON
   merge     merge-results: shards into one record, with its conflict rules
   reach     can a change since a kept build reach it (Kbuild's .cmd files)
   proof     codegen-proof: the generated-code paragraph of a patch

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """The one entry point: python3 -m seriesci SUBCOMMAND ... (-h on each).
 
-Exit codes (common.Exit): 0 done, 1 an error (nothing written), 2 usage,
-3 reach only: provably unreached.  The scripts of the same names in
+Exit codes (common.Exit): 0 done, 1 an error (nothing written; results:
+a malformed result file, shown as a failure), 2 usage, 3 reach only:
+provably unreached, 4 report only: a regression, 5 report only: not
+decided (cells not built).  The scripts of the same names in
 scripts/ run these subcommands.
 """
 import argparse
@@ -97,12 +99,56 @@ def _targets(sub):
 	p.set_defaults(func=targets.run)
 
 
+def _report(sub):
+	p = sub.add_parser(allow_abbrev=False, name='report', help='the per-commit bisect report, as 0-day mails it',
+			   description='The bisect report of a ci-series record, one plain-text mail per '
+			   'destination series of the series file ("#@ destination:" lines): its verdict, the '
+			   'first bad commit and the targets it breaks, every failure (new ones marked ">>"), '
+			   'the new warnings (marked "+"), the cells not built, and the commands that rebuild '
+			   'the first bad cell on a clean machine.  Reads only.  Exit 0: no regression and '
+			   'every cell decided; 4: a first bad commit; 5: no regression, but cells not built '
+			   'or unreadable (never reported as success).')
+	p.add_argument('dir', nargs='?', metavar='DIR', help='the record folder (default: $OUT/ci/$BASE)')
+	p.add_argument('--series', metavar='FILE',
+		       help='the series file whose destinations group the patches (default: '
+		       '$QUILT_SERIES, else the repository\'s series)')
+	p.add_argument('-d', '--destination', action='append', metavar='NAME',
+		       help='only this destination (again for more)')
+	p.add_argument('-o', dest='output', metavar='FILE', help='write the report to FILE instead of stdout')
+	p.set_defaults(func=lambda a: __import__('seriesci.report').report.run(a))
+
+
+def _kcidb(sub):
+	p = sub.add_parser(allow_abbrev=False, name='kcidb', help="a whole run as KernelCI KCIDB v5 JSON",
+			   description='Export a ci-series record as KCIDB I/O data (schema v5.0): a '
+			   'checkout per step (the baseline and the patchset up to it, with its files and '
+			   'hash), a build per target cell, boot and sparse as tests.  The mapping is in '
+			   'Documentation/results.md.  Exit 1 when a result file is malformed (its build '
+			   'is exported with status ERROR).')
+	p.add_argument('dir', nargs='?', metavar='DIR', help='the record folder (default: $OUT/ci/$BASE)')
+	p.add_argument('-o', dest='output', metavar='FILE',
+		       help='the output file, - for stdout (default: DIR/kcidb.json)')
+	p.add_argument('--origin', default='asm_generic_series', metavar='NAME',
+		       help="the CI system's name, the prefix of every id (default: asm_generic_series; "
+		       'lower-case letters, digits, _)')
+	p.add_argument('--url', metavar='URL',
+		       help='where the record folder is published: log URLs are URL/STEP/TARGET.log '
+		       '(default: file:// of DIR)')
+	p.add_argument('--patches', metavar='DIR',
+		       help='the patch files, for patchset_hash (default: $QUILT_PATCHES, else the '
+		       "repository's patches/)")
+	p.add_argument('--patches-url', metavar='URL',
+		       help='where the patch files are published (default: file:// of --patches)')
+	p.set_defaults(func=lambda a: __import__('seriesci.kcidb').kcidb.run(a))
+
+
 def parser():
 	p = argparse.ArgumentParser(
 		prog='seriesci', allow_abbrev=False, description=__doc__.split('\n\n')[0],
-		epilog='Exit codes: 0 done, 1 error, 2 usage, 3 (reach) unreached.')
+		epilog='Exit codes: 0 done, 1 error, 2 usage, 3 (reach) unreached, '
+		'4 (report) a regression, 5 (report) not decided.')
 	sub = p.add_subparsers(dest='command', metavar='SUBCOMMAND', required=True)
-	for f in (_results, _merge, _reach, _proof, _targets):
+	for f in (_results, _merge, _reach, _proof, _targets, _report, _kcidb):
 		f(sub)
 	return p
 

@@ -11,6 +11,8 @@ class Exit(enum.IntEnum):
 	FAILURE = 1     # an error: bad input, a conflict; nothing written
 	USAGE = 2       # bad options or arguments (argparse's own code)
 	UNREACHED = 3   # reach only: provably unreached, nothing to build
+	REGRESSION = 4  # report only: a patch brought a failure (a first bad commit)
+	UNDECIDED = 5   # report only: no failure, but a cell not built or unreadable
 
 
 class Error(Exception):

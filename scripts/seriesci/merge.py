@@ -116,6 +116,19 @@ def _records(args, dest):
 					   '(a run of the current scripts/ci-series writes it)')
 		if r == dest:
 			raise common.Error(f'{r} is both a record and the output: name another with -o')
+		why = record.check_kv(os.path.join(r, 'info'), result=False)
+		if why:
+			raise common.Error(f'{r}/info: {why}: not the info file of a ci-series record')
+		if not record.steps_of(r):
+			raise common.Error(f'{r}: no NNN-NAME step folder: a record of a run that did not start')
+		for s in record.steps_of(r):
+			for n in sorted(os.listdir(os.path.join(r, s))):
+				f = os.path.join(r, s, n)
+				if n.endswith('.result') and os.path.isfile(f):
+					why = record.check_kv(f)
+					if why:
+						raise common.Error(f'{f}: {why}: fix or remove it, then merge again '
+								   '(nothing was written)')
 		recs.append(r)
 	return recs
 

@@ -23,10 +23,52 @@ STEP_RE = re.compile(r'^[0-9]{3}-')
 _STRIP = {c: None for c in list(range(0, 9)) + list(range(11, 32)) + [127]}
 # first_error's cut
 ERROR_MAX = 400
+# a result's statuses, and its keys whose values are numbers (or empty)
+STATUSES = ('ok', 'fail', 'skip')
+NUMERIC = ('seconds', 'warnings', 'new_warnings', 'errors', 'vmlinux_size')
+_KEY_RE = re.compile(r'^[a-z_][a-z0-9_]*$')
+_NUM_RE = re.compile(r'^[0-9]+(\.[0-9]+)?$')
 
 
 def strip_ctrl(s):
 	return s.translate(_STRIP)
+
+
+def check_kv(path, result=True):
+	"""Why the file at path is not a record file (key=value lines; for a
+	result, a status= of ok, fail or skip and numbers where numbers go),
+	or '' when it is one."""
+	try:
+		with open(path, 'rb') as f:
+			data = f.read()
+	except OSError as e:
+		return f'unreadable ({e.strerror})'
+	if not data.strip():
+		return 'empty'
+	if b'\0' in data:
+		return 'binary (NUL bytes), not key=value lines'
+	try:
+		text = data.decode('utf-8')
+	except UnicodeDecodeError:
+		return 'not UTF-8 text'
+	status = None
+	for n, l in enumerate(text.split('\n'), 1):
+		if not l:
+			continue
+		k, eq, v = l.partition('=')
+		if not eq or not _KEY_RE.match(k):
+			return f'line {n} is not key=value: {l[:60]!r}'
+		if k == 'status':
+			status = v
+		if result and k in NUMERIC and v and not _NUM_RE.match(v):
+			return f'line {n}: {k}={v[:40]!r} is not a number'
+	if not result:
+		return ''
+	if status is None:
+		return 'no status= line'
+	if status not in STATUSES:
+		return f'status={status[:40]!r} is not ok, fail or skip'
+	return ''
 
 
 def read_text(path):
@@ -100,8 +142,30 @@ class Record:
 		if not os.path.isdir(path):
 			raise common.Error(f'no record folder {path}: run scripts/ci-series first (or name the folder)')
 		self.dir = os.path.abspath(path)
-		self.info = read_kv(os.path.join(self.dir, 'info'), first=True)
+		info = os.path.join(self.dir, 'info')
+		if os.path.exists(info):
+			why = check_kv(info, result=False)
+			if why:
+				raise common.Error(f'{info}: {why}: not the info file of a ci-series record')
+		self.info = read_kv(info, first=True)
 		self.steps = steps_of(self.dir)
+		if self.info is None and not self.steps:
+			raise common.Error(f'{self.dir}: not a ci-series record folder (no info file, '
+					   'no NNN-NAME step folder): name the folder scripts/ci-series wrote')
+		# every result file checked once: the ones that are not
+		# readable results are failures of their cell, never green
+		self.malformed = {}
+		n = 0
+		for s, c in self._results():
+			n += 1
+			why = check_kv(self.path(s, c + '.result'))
+			if why:
+				self.malformed[s, c] = why
+		if n == len(self.malformed):
+			raise common.Error(f'{self.dir}: no valid result file in any step folder '
+					   f'({len(self.malformed)} malformed): nothing to show'
+					   + ''.join(f'\n  {self.path(s, c + ".result")}: {w}'
+						     for (s, c), w in sorted(self.malformed.items())))
 		self.base = self._base()
 		self.series = self._series()
 		self.targets = self._targets()
@@ -134,6 +198,10 @@ class Record:
 	def _targets(self):
 		return sorted({strip_ctrl(c) for s, c in self._results() if c not in SPECIAL})
 
+	def malformed_files(self):
+		"""(path, why) of every malformed result file, in order."""
+		return [(self.path(s, c + '.result'), w) for (s, c), w in sorted(self.malformed.items())]
+
 	def path(self, *p):
 		return os.path.join(self.dir, *p)
 
@@ -157,6 +225,11 @@ class Record:
 		the tree's path, cut at ERROR_MAX characters; logrel: the log
 		relative to the record, or ''."""
 		f = self.path(step, cell + '.result')
+		why = self.malformed.get((step, cell))
+		if why is not None:
+			log = os.path.join(step, cell + '.log')
+			return {'status': 'fail', 'first_error': f'malformed result file {step}/{cell}.result: {why}',
+				'malformed': why, 'logrel': log if os.path.isfile(self.path(log)) else ''}
 		r = read_kv(f)
 		if r is None or 'status' not in r:
 			return None

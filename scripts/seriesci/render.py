@@ -15,10 +15,13 @@ import html
 import json
 import os
 import re
+import sys
 import time
 
 from seriesci import common
+from seriesci import metadata
 from seriesci import record
+from seriesci import repro
 
 _NUM_RE = re.compile(r'^[0-9]+(\.[0-9]+)?$')
 _VER_RE = re.compile(r'^[0-9]+\.[0-9]+(\.[0-9]+)*$')
@@ -199,7 +202,9 @@ def to_json(m, now):
 	       'summary': {'ok': m.count['ok'], 'fail': m.count['fail'],
 			   'skip': m.count['skip'], 'notrun': m.count['notrun'],
 			   'new_failures': m.new},
-	       'steps': steps}
+	       'steps': steps,
+	       'malformed': [{'file': _s(os.path.relpath(f, rec.dir)), 'why': _s(w)}
+			     for f, w in rec.malformed_files()]}
 	return json.dumps(doc, indent=2, ensure_ascii=False) + '\n'
 
 
@@ -216,6 +221,11 @@ def to_md(m):
 		 'the kept build can reach it, not rebuilt), **FAIL** (new with the patch), **FAIL** '
 		 '(baseline) or **FAIL** (as before: the same first error line as the step before), '
 		 'skip, - (not run).\n\n')
+	bad = m.rec.malformed_files()
+	if bad:
+		o.append(f'**{len(bad)} malformed result file{"" if len(bad) == 1 else "s"}** (their cells '
+			 'count as failures): ' + ', '.join(f'`{os.path.relpath(f, m.rec.dir)}` ({w})'
+							  for f, w in bad) + '.\n\n')
 	o.append('| # | patch |' + ''.join(f' {col} |' for col in m.cols))
 	o.append('\n| ---: | --- |' + ' --- |' * len(m.cols) + '\n')
 	if m.colcomp:
@@ -337,6 +347,11 @@ def to_html(m, now):
 	     "baseline's or as the step before</span> <span class=\"skip\">skip</span> <span "
 	     'class="notrun">not run</span>; each cell links to its log.</p>\n',
 	     '<table id="matrix">\n<thead><tr><th>#</th><th>patch</th>\n']
+	bad = m.rec.malformed_files()
+	if bad:
+		o.insert(-1, f'<p class="malformed fail">{len(bad)} malformed result file'
+			 f'{"" if len(bad) == 1 else "s"} (their cells count as failures): '
+			 + ', '.join(h(f'{os.path.relpath(f, m.rec.dir)} ({w})') for f, w in bad) + '</p>\n')
 	o.append(''.join(f'<th>{h(col)}</th>' for col in m.cols))
 	o.append('</tr></thead>\n<tbody>\n')
 	for i, s in enumerate(m.steps):
@@ -387,9 +402,62 @@ def render(path, quiet=False):
 			f.write(text)
 	for ext in outs:
 		os.replace(rec.path(f'.results.{os.getpid()}.{ext}'), rec.path(f'results.{ext}'))
+	nmeta, nrepro = write_cells(m)
 	if not quiet:
 		common.step('RESULTS', f'{rec.dir}/results.html (.json, .md)')
-	return common.Exit.OK
+		common.step('META', f'{nmeta} metadata.json, {nrepro} reproduce.sh in the step folders')
+	bad = rec.malformed_files()
+	for f, why in bad:
+		print(f'{common.prog()}: error: {f}: {why} (its cell is shown as a failure)', file=sys.stderr)
+	return common.Exit.FAILURE if bad else common.Exit.OK
+
+
+META = '.metadata.json'
+REPRO = '.reproduce.sh'
+
+
+def write_cells(m):
+	"""Per target cell with a readable result: STEP/TARGET.metadata.json;
+	per failing one whose target configs/targets still has:
+	STEP/TARGET.reproduce.sh.  Those of cells that no longer have one
+	(a re-run made it pass) are removed.  Returns the two counts."""
+	rec = m.rec
+	bcs = metadata.configs_of()
+	nmeta = nrepro = 0
+	for i, s in enumerate(m.steps):
+		if not rec.ran(s):
+			continue
+		keep = set()
+		for t in m.targets:
+			if (s, t) in rec.malformed:
+				continue
+			r = record.read_kv(rec.path(s, t + '.result'))
+			if r is None or 'status' not in r:
+				continue
+			bc = bcs.get(t)
+			rp = None
+			if r['status'] == 'fail' and bc is not None:
+				rp = t + REPRO
+				repro.write(rec.path(s, rp), repro.script(m.base, m.patches, i, t, bc, r))
+				keep.add(rp)
+				nrepro += 1
+			doc = metadata.metadata(r, s, t, bc, rp)
+			if not os.path.isfile(rec.path(s, t + '.log')):
+				doc['series'].pop('log', None)
+			_write_json(rec.path(s, t + META), doc)
+			keep.add(t + META)
+			nmeta += 1
+		for n in os.listdir(rec.path(s)):
+			if (n.endswith(META) or n.endswith(REPRO)) and n not in keep:
+				os.remove(rec.path(s, n))
+	return nmeta, nrepro
+
+
+def _write_json(path, doc):
+	tmp = f'{path}.new.{os.getpid()}'
+	with open(tmp, 'w', encoding='utf-8', errors='surrogateescape') as f:
+		f.write(json.dumps(doc, indent=2, ensure_ascii=False) + '\n')
+	os.replace(tmp, path)
 
 
 def default_dir():
