@@ -511,6 +511,8 @@ class ReportTest(TmpTest):
 		self.assertEqual(report.destinations(p), [('one', '3', ['a.patch']), ('two', '1', ['b.patch'])])
 		write(p, 'a.patch\nb.patch\n')
 		self.assertEqual(report.destinations(p), [('series', '1', ['a.patch', 'b.patch'])])
+		self.assertEqual(report.cover(report.destinations(p), ['a.patch', 'c.patch', 'b.patch']),
+				 [('series', '1', ['a.patch', 'b.patch']), ('(not in the series file)', '1', ['c.patch'])])
 
 	def matrix(self):
 		r = os.path.join(self.tmp, 'r')

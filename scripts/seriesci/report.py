@@ -58,6 +58,14 @@ def destinations(series_file):
 	return [tuple(d) for d in out]
 
 
+def cover(dests, patches):
+	"""dests, plus one "(not in the series file)" for the record's
+	patches that no destination holds, so that none goes unreported."""
+	held = {p for d in dests for p in d[2]}
+	rest = [p for p in patches if p not in held]
+	return list(dests) + ([('(not in the series file)', '1', rest)] if rest else [])
+
+
 class Dest:
 	"""One destination series of a matrix: what its steps say."""
 
@@ -217,6 +225,7 @@ def run(args):
 	dests = destinations(sf)
 	if not dests:
 		raise common.Error(f'{sf}: no patch in the series file: name one with --series')
+	dests = cover(dests, m.patches)
 	if args.destination:
 		dests = [x for x in dests if x[0] in args.destination]
 		unknown = set(args.destination) - {x[0] for x in dests}
