@@ -3,7 +3,9 @@
 # tests/unit.t - the unit tests of scripts/seriesci (scripts/seriesci_test.py,
 # unittest, as kunit_tool_test.py): failure provenance, merge conflicts and
 # sparse joins, reach decisions, the codegen paragraph, the targets reader,
-# --help and exit codes of the entry point.  One TAP line per unit test;
+# garbage records, metadata.json, the reproducer (run in a sandbox clone),
+# the bisect report, the KCIDB v5 fields, --help and exit codes of the
+# entry point.  One TAP line per unit test;
 # a second or so.
 . "$(dirname "$0")/tap.sh"
 
