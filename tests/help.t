@@ -6,27 +6,18 @@
 # work": run in a sandbox whose OUT and TREE do not exist and whose PATH
 # starts with stand-ins for make, quilt, git, apt-get, flock, QEMU and
 # friends that note being called; nothing may be called, nothing made.
-# Commands owned by other work in progress (TODO below) are run only
-# when they mention --help, and as TODO tests: their failure is listed,
-# not fatal.  python3 -m seriesci's own subcommands are checked by
-# tests/unit.t.
+# An unknown option exits 2, the usage error's code.  scripts/q passes its
+# arguments to quilt: an unknown option or command is refused before
+# OUT's lock, even while another command holds it.  python3 -m seriesci's
+# own subcommands are checked by tests/unit.t.
 . "$(dirname "$0")/tap.sh"
-
-# the commands that do not handle --help yet, and who is converting them
-todo_of() {
-	case $1 in
-	rebase|tree|push|q|lint|export|fetch-baseline|nightly|submit-check) echo "issue 24 (H24)" ;;
-	dup-census) echo "issue 19 (H19)" ;;
-	boot-example|arch-size) echo "issue 21 (H21)" ;;
-	esac
-}
 
 cmds=
 for f in "$REPO"/scripts/*; do
 	[ -f "$f" ] && [ -x "$f" ] && cmds="$cmds ${f##*/}"
 done
 set -- $cmds
-plan $(($# * 3))
+plan $(($# * 3 + 2))
 
 mkdir -p "$TMP/bin"
 for c in make quilt git apt-get apt dpkg-query dpkg flock b4 curl wget ccache gcc cc \
@@ -53,14 +44,6 @@ worked() {
 }
 
 for c; do
-	todo=$(todo_of "$c")
-	if [ -n "$todo" ] && ! grep -q -- '--help' "$REPO/scripts/$c"; then
-		for w in "-h" "--help" "an unknown option"; do
-			echo "not ok $((T_NUM += 1)) - $c $w # TODO $todo: not run, it has no --help yet"
-		done
-		continue
-	fi
-	sfx=${todo:+ # TODO $todo}
 	for h in -h --help; do
 		sandbox "$c" "$h"
 		rc=$?
@@ -68,22 +51,36 @@ for c; do
 		# usage on stdout: a "usage" line or at least the command's name
 		if [ $rc -eq 0 ] && [ -z "$w" ] && [ -s "$TMP/stdout" ] &&
 		   grep -qi -e usage -e "$c" "$TMP/stdout"; then
-			echo "ok $((T_NUM += 1)) - $c $h: usage on stdout, exit 0, no work$sfx"
+			_result 0 "$c $h: usage on stdout, exit 0, no work"
 		else
-			echo "not ok $((T_NUM += 1)) - $c $h: usage on stdout, exit 0, no work$sfx"
+			_result 1 "$c $h: usage on stdout, exit 0, no work"
 			echo "#   exit $rc; $w; stdout: $(head -c 200 "$TMP/stdout" | head -n 2)"
-			[ -n "$todo" ] || T_FAIL=$((T_FAIL + 1))
 		fi
 	done
 	sandbox "$c" --no-such-option
 	rc=$?
 	w=$(worked)
-	if [ $rc -ne 0 ] && [ -z "$w" ] && [ -s "$TMP/stderr" ]; then
-		echo "ok $((T_NUM += 1)) - $c --no-such-option: an error, no work$sfx"
+	if [ $rc -eq 2 ] && [ -z "$w" ] && [ -s "$TMP/stderr" ]; then
+		_result 0 "$c --no-such-option: an error (exit 2, stderr), no work"
 	else
-		echo "not ok $((T_NUM += 1)) - $c --no-such-option: an error, no work$sfx"
+		_result 1 "$c --no-such-option: an error (exit 2, stderr), no work"
 		echo "#   exit $rc; $w; stderr: $(head -c 200 "$TMP/stderr" | head -n 2)"
-		[ -n "$todo" ] || T_FAIL=$((T_FAIL + 1))
 	fi
 done
+
+# scripts/q while another command holds OUT's lock: refused at once
+mkdir -p "$TMP/held"
+OUT=$TMP/held sh -c '. "$1/scripts/lib.sh"; out_lock; echo held > "$2/held.up"; exec sleep 30' sh "$REPO" "$TMP" \
+	> /dev/null 2>&1 &
+holder=$!
+n=0
+while [ ! -e "$TMP/held.up" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+for a in --no-such-option nosuchcommand; do
+	rc=0
+	env PATH="$TMP/bin:$PATH" OUT="$TMP/held" BASE=9.9.9 TREE="$TMP/tree" timeout 5 "$REPO/scripts/q" $a \
+		> /dev/null 2> "$TMP/stderr" < /dev/null || rc=$?
+	is "$rc $(grep -c WAIT "$TMP/stderr")" "2 0" "scripts/q $a with OUT's lock held elsewhere: exit 2 at once, no wait"
+done
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
 done_testing
