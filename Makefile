@@ -78,7 +78,7 @@ help:
 	@echo 'make [all]       fetch the baseline (BASE=$(or $(BASE),the first pin of scripts/baselines)), apply the series ($(OUT)/linux-BASE),'
 	@echo '                 build arch/example and boot it in QEMU (make boot)'
 	@echo 'make boot        build and boot arch/example (scripts/boot-example --kunit)'
-	@echo 'make deps        install the Debian packages (scripts/packages)'
+	@echo 'make deps        install the Debian packages (scripts/packages), the toolchain runtimes and the npm tools of make check (scripts/npm, into $(OUT)/npm)'
 	@echo 'make tree        fetch and apply only; BASE=6.12.117 picks another baseline'
 	@echo 'make push|pop    quilt push/pop in the tree (Q="-a" or Q=PATCH for more)'
 	@echo 'make top|applied|refresh   quilt top, applied, refresh'
