@@ -69,7 +69,7 @@ noid() {
 msg() { git --git-dir="$g" log -1 --format=%B "$1"; }
 M="make -s -C $REPO"
 
-plan 51
+plan 56
 
 # The sender.
 if [ -n "$(git -C "$REPO" config --local user.email 2>/dev/null)" ]; then
@@ -188,6 +188,17 @@ like "$out" "left incomplete, marked .*/STALE" "the export that failed part way 
 check "and leaves the STALE mark beside the old mails" test -f "$X/STALE"
 cp "$TMP/docs-notes.good" "$P/docs-notes.patch"
 check "a complete export removes it" sh -c "scripts/export && test ! -e '$X/STALE'"
+# base-commit: the export's own baseline, warned; BASE_COMMIT= the mainline one.
+like "$(scripts/export 2>&1)" "warning: base-commit: [0-9a-f]{12} is this export's import of the .* BASE_COMMIT=" \
+	"without BASE_COMMIT the export warns that its base-commit is its own import"
+out=$(BASE_COMMIT=v9.9 scripts/export 2>&1) && rc=0 || rc=$?
+like "$rc $out" "^1 .*BASE_COMMIT=v9.9 is not a full commit id" "a BASE_COMMIT that is not a commit id: refused"
+mb=0123456789abcdef0123456789abcdef01234567
+out=$(BASE_COMMIT=$mb scripts/export 2>&1) && rc=0 || rc=$?
+is "$rc" 0 "BASE_COMMIT=SHA: exported"
+is "$(cat "$X"/*/*.eml | grep -c "^base-commit: $mb$")" 4 "every destination's cover letter is on that commit"
+is "$(grep -c '^prerequisite-patch-id: [0-9a-f]\{40\}$' "$X"/generic/*.eml)" 2 \
+	"the third names the two patches before it by patch-id"
 # A MAINTAINERS entry the patch adds: its placeholder M: is the sender.
 printf -- '--- /dev/null\n+++ b/MAINTAINERS\n@@ -0,0 +1,3 @@\n+NOTES\n+M:\t%s\n+F:\tDocumentation/notes.txt\n' "$PH" \
 	>> "$P/docs-notes.patch"

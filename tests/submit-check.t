@@ -45,7 +45,7 @@ SD=$OUT/submit/9.9.3
 X=$OUT/export/9.9.3
 M="make -s -C $REPO"
 
-plan 22
+plan 25
 
 out=$($M submit-check 2>&1) && rc=0 || rc=$?
 is "$rc" 0 "make submit-check passes on the fixture series"
@@ -94,6 +94,12 @@ sed -i 's/ # XXX$//' "$QUILT_PATCHES/alpha-param.patch"
 
 # b4 must see the thread: a failing b4 am fails it.
 check "fixed, it passes again (the worktree is reused)" $M submit-check
+# BASE_COMMIT: the mainline commit in the covers, the round trip on the export's own baseline.
+out=$(BASE_COMMIT=0123456789abcdef0123456789abcdef01234567 $M submit-check 2>&1) && rc=0 || rc=$?
+is "$rc" 0 "BASE_COMMIT=SHA: submit-check passes"
+like "$out" "BASE +rest: base-commit 0123456789ab \(BASE_COMMIT\) and 1 prerequisite-patch-id: lines" \
+	"the second destination is on that commit, with the first's patch as a prerequisite"
+like "$out" "B4 +b4 am: 3 patches of 2 destinations" "b4 am and git am still give the series' tree" 
 mkdir -p "$TMP/bin"
 printf '#!/bin/sh\ncase " $* " in *" am "*) echo "b4 stand-in: fails"; exit 1 ;; esac\nexec %s "$@"\n' "$(command -v b4)" > "$TMP/bin/b4"
 chmod +x "$TMP/bin/b4"
