@@ -27,7 +27,7 @@
 NPM_TOOLS=${NPM_TOOLS:-$OUT/npm}
 export NPM_TOOLS
 NPM_BIN=$NPM_TOOLS/node_modules/.bin
-plan 12
+plan 14
 
 # the tools: there, and the pinned versions
 have_tools=1
@@ -41,7 +41,7 @@ for t in action-validator gitlab-ci-local; do
 	fi
 done
 if [ -z "$have_tools" ]; then
-	while [ "$T_NUM" -lt 12 ]; do _result 1 "not run: the npm tools are missing"; done
+	while [ "$T_NUM" -lt 14 ]; do _result 1 "not run: the npm tools are missing"; done
 	done_testing
 	exit
 fi
@@ -68,6 +68,13 @@ include:
   - local: .gitlab-ci.yml
 shard:
   parallel: 2
+EOF
+cat > "$P/misspelt.yml" <<'EOF'
+include:
+  - local: .gitlab-ci.yml
+shard:
+  artefacts:
+    paths: [out/]
 EOF
 (cd "$P" && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm t) ||
 	{ echo "Bail out! cannot make the project copy"; exit 1; }
@@ -97,7 +104,13 @@ gcl() {
 }
 check "gitlab-ci-local lists the pipeline's jobs (.gitlab-ci.yml as GitLab reads it)" \
 	gcl --list
-like "$(cat "$TMP/.out")" "^check +.*test" "the test job is there"
+list=$(cat "$TMP/.out")
+like "$list" "^check +test " "the test job is there"
+like "$(echo "$list" | grep -c '^shard: \[[1-4]/4\] *build ')$(echo "$list" | grep '^pages ')" \
+	"^4pages +results +always " "and four shards, then pages (when: always)"
+gcl --file misspelt.yml --list > "$TMP/bad.log" 2>&1 && rc=0 || rc=$?
+like "exit $rc: $(grep "artefacts" "$TMP/bad.log")" "^exit [1-9].*'artefacts' property is not expected" \
+	"gitlab-ci-local refuses a misspelt key (GitLab's schema)"
 
 start=$(date +%s)
 # (a hung pipeline ends in 10 min and fails)
