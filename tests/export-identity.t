@@ -69,7 +69,7 @@ noid() {
 msg() { git --git-dir="$g" log -1 --format=%B "$1"; }
 M="make -s -C $REPO"
 
-plan 56
+plan 57
 
 # The sender.
 if [ -n "$(git -C "$REPO" config --local user.email 2>/dev/null)" ]; then
@@ -207,5 +207,13 @@ like "$rc $out" "^0 .*docs-notes.patch: MAINTAINERS M: $SENDER \(1 line\(s\) of 
 	"a MAINTAINERS entry's placeholder M: becomes the sender: exported, said"
 like "$(cat "$X"/docs/*.eml)" "^\+M:	$SENDER$" "the mail's entry names the sender"
 is "$(grep -rl 'series@example.org' "$X"/docs | wc -l)" 0 "and has no placeholder left"
+# a later patch with the entry's M: line as context applies to the stamped tree
+printf 'From: %s\nSubject: [PATCH] MAINTAINERS: notes are a list too\n\nAdd the list.\n\nSigned-off-by: %s\n---\n--- a/MAINTAINERS\n+++ b/MAINTAINERS\n@@ -1,3 +1,4 @@\n NOTES\n M:\t%s\n+L:\tnotes@example.org\n F:\tDocumentation/notes.txt\n' \
+	"$PH" "$PH" "$PH" > "$P/docs-more.patch"
+echo docs-more.patch >> "$QUILT_SERIES"
+out=$(scripts/export 2>&1) && rc=0 || rc=$?
+like "$rc $(echo $out)" "^0 .*docs-more.patch: MAINTAINERS M: $SENDER" "a later patch whose context is the placeholder's M: line: stamped too, exported"
+cp "$TMP/series.good" "$QUILT_SERIES"
+rm -f "$P/docs-more.patch"
 cp "$TMP/docs-notes.good" "$P/docs-notes.patch"
 done_testing
