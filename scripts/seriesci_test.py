@@ -637,7 +637,186 @@ class KcidbTest(TmpTest):
 			kcidb.export(None, 'Bad-Origin', '', '')
 
 
-CMDS = ('results', 'merge-results', 'reach', 'codegen-proof', 'targets', 'report', 'kcidb')
+from seriesci import census  # noqa: E402  (the census's own tests below)
+
+
+def hdr(*lines):
+	return ''.join(l + '\n' for l in lines)
+
+
+class CensusNormaliseTest(unittest.TestCase):
+	def test_comments_literals_and_spaces(self):
+		lines = census.split_lines(hdr('/* SPDX-License-Identifier: GPL-2.0 */', 'int a;\t /* one',
+					       ' two */ int  b; // three', '#  define S "/* no comment */" \'"\'',
+					       '   ', '#define T "a\\"b" /* c */ x'))
+		self.assertEqual(census.strip_comments(lines),
+				 ['int a;', 'int b;', '#define S "/* no comment */" \'"\'', '#define T "a\\"b" x'])
+
+	def test_guard_dropped(self):
+		for first in ('#ifndef _ASM_X_H', '#if !defined( _ASM_X_H )'):
+			self.assertEqual(census.normalise([first, '#define _ASM_X_H 1', '#ifdef A', 'x', '#endif', '#endif']),
+					 ['#ifdef A', 'x', '#endif'], first)
+
+	def test_guard_kept_when_the_last_endif_closes_another_if(self):
+		lines = ['#ifndef A', '#define A', 'x', '#endif', '#if B', 'y', '#endif']
+		self.assertEqual(census.normalise(lines), lines)
+		lines = ['#ifndef A', '#define A', '#if B', 'y', '#endif']
+		self.assertEqual(census.normalise(lines), lines)
+
+	def test_awk_lines(self):
+		self.assertEqual(census.split_lines('a\n\nb'), ['a', '', 'b'])
+		self.assertEqual(census.split_lines(''), [])
+		self.assertEqual(census.Copy('x', hdr('/* c */', '', '#ifndef G', '#define G', '#endif')).raw, 5)
+
+	def test_generated_and_wrappers(self):
+		self.assertTrue(census.Copy('x', hdr('a', '/* Automatically Generated */')).generated)
+		self.assertFalse(census.Copy('x', hdr('1', '2', '3', '4', '5', '/* do not edit */')).generated)
+		self.assertTrue(census.is_wrapper(census.Copy('x', hdr('#include <uapi/asm-generic/a.h>')).norm))
+		self.assertFalse(census.is_wrapper(['#include <asm-generic/a.h>', 'int x;']))
+
+	def test_allowed(self):
+		self.assertEqual([census.allowed(n, 10) for n in (0, 9, 10, 25)], [1, 1, 1, 2])
+		self.assertEqual(census.allowed(9, 0), 0)
+		self.assertEqual(census.allowed(9, 40), 3)
+
+
+class CensusGroupTest(unittest.TestCase):
+	common8 = tuple(f'#define C{i} {i}' for i in range(8))
+
+	def setUp(self):
+		self.differ = census.Differ()
+		self.addCleanup(self.differ.close)
+
+	def copies(self, **texts):
+		return [census.Copy(a, t) for a, t in texts.items()]
+
+	def near(self, near):
+		c = self.common8
+		cs = self.copies(alpha=hdr(*c, 'A'), beta=hdr(*c, 'B'), gamma=hdr('G', *c),
+				 delta=hdr(*c[:6], 'D1', 'D2', 'D3'))
+		return census.census_group('uapi', 'near.h', cs, None, near, self.differ)
+
+	def rows(self, rows):
+		return [(r.cls, r.arches, r.lines, r.rem) for r in rows]
+
+	def test_near_threshold_membership(self):
+		# 9 lines, 8 common: 1 outside is within 10%; delta's 3 are not (nor within 30%)
+		for near in (10, 30):
+			self.assertEqual(self.rows(self.near(near)), [('near', ['alpha', 'beta', 'gamma'], 8, 16)], near)
+		# at 40% (3 lines of 9) delta joins: 6 common lines, 4 copies, 18 > 16
+		self.assertEqual(self.rows(self.near(40)), [('near', ['alpha', 'beta', 'delta', 'gamma'], 6, 18)])
+		self.assertEqual(self.near(0), [])
+
+	def test_three_common_lines(self):
+		# 1 line of 3 outside is within 10% (at least 1 line), but 2 common lines are too few
+		cs = self.copies(a=hdr('int x;', 'int y;', 'int a;'), b=hdr('int x;', 'int y;', 'int b;'))
+		self.assertEqual(census.census_group('asm', 'x.h', cs, None, 10, self.differ), [])
+
+	def test_candidates_with_most_copies_first(self):
+		# a is the centre; c (2 copies) is tried before b: then b, 17
+		# lines in common with a and c's 19, is 3 lines out (over 10%)
+		s = [f'int s{i};' for i in range(18)]
+		a = hdr(*s, 'x', 'y')
+		b = hdr(*s[2:], 'x', 'y', 'b1', 'b2')
+		c = hdr(*s, 'x', 'z')
+		cs = self.copies(a=a, b=b, c1=c, c2=c)
+		self.assertEqual(self.rows(census.census_group('asm', 'x.h', cs, None, 10, self.differ)),
+				 [('near', ['a', 'c1', 'c2'], 19, 38)])
+
+	def test_join_only_when_removable_lines_grow(self):
+		# 6 and 5 equal copies, 18 of 20 lines in common: (11 - 1) * 18 is
+		# no more than (6 - 1) * 20 + (5 - 1) * 20, so no near group
+		s = [f'int s{i};' for i in range(18)]
+		g, h = hdr(*s, 'g1', 'g2'), hdr(*s, 'h1', 'h2')
+		cs = [census.Copy(f'g{i}', g) for i in range(6)] + [census.Copy(f'h{i}', h) for i in range(5)]
+		self.assertEqual([(r.cls, r.lines, r.rem) for r in census.census_group('asm', 'x.h', cs, None, 10, self.differ)],
+				 [('identical', 20, 100), ('identical', 20, 80)])
+
+	def test_near_group_text_and_display(self):
+		c = self.common8
+		cs = self.copies(alpha=hdr(*c, 'A'), beta=hdr(*c, 'B'), gamma=hdr(*c, 'B'))
+		[r] = census.census_group('asm', 'x.h', cs, None, 10, self.differ)
+		self.assertEqual(r.text, list(c))
+		# beta and gamma equal: one rep; alpha, first of the two as near, is the centre
+		self.assertEqual((r.disp, r.rem), ('alpha [beta gamma]', 16))
+
+	def test_exact_classes(self):
+		cs = self.copies(a=hdr('int x;', 'int y;'), b=hdr('int x;', 'int y;'),
+				 c=hdr('int  x; /* c */', 'int y;'), d=hdr('int z;'), e=hdr('int z; // e'))
+		self.assertEqual(self.rows(census.census_group('asm', 'x.h', cs, None, 10, self.differ)),
+				 [('normalised', ['a', 'b', 'c'], 2, 4), ('normalised', ['d', 'e'], 1, 1)])
+		cs = self.copies(a=hdr('int z;'), b=hdr('int z;'))
+		self.assertEqual(self.rows(census.census_group('asm', 'x.h', cs, None, 10, self.differ)),
+				 [('identical', ['a', 'b'], 1, 1)])
+
+	def test_generic_and_empty(self):
+		gen = census.Copy('asm-generic', hdr('#ifndef G', '#define G', 'int g;', '#endif'))
+		cs = self.copies(a=hdr('int g;'), b=hdr('#ifndef E', '#define E', '#endif'), c=hdr('/* e */'))
+		self.assertEqual(self.rows(census.census_group('asm', 'g.h', cs, gen, 10, self.differ)),
+				 [('generic', ['a'], 1, 1), ('empty', ['b', 'c'], 0, 0)])
+		# a lone copy with no generic one is no group
+		self.assertEqual(census.census_group('asm', 'g.h', cs[:1], None, 10, self.differ), [])
+
+
+class CensusRawTest(unittest.TestCase):
+	base = ('int a;', 'int b;', 'int c;', 'int d;', 'int e;')
+
+	def setUp(self):
+		self.differ = census.Differ()
+		self.addCleanup(self.differ.close)
+
+	def raw(self, rawmax=10, **texts):
+		cs = [census.Copy(a, t) for a, t in texts.items()]
+		return [(r.cls, r.disp, r.lines, r.rem) for r in census.raw_group('asm', 'r.h', cs, rawmax, self.differ)]
+
+	def test_centre_by_reach_then_raw_lines(self):
+		# a b c reach each other (1 or 2 changed lines); the centre is the
+		# one whose copies hold the most raw lines (a: 6 + 7); d shares nothing
+		b = self.base
+		self.assertEqual(self.raw(c=hdr(*b, 'X', 'Y'), a=hdr(*b), b=hdr(*b, 'X'), d=hdr('1', '2', '3', '4', '5')),
+				 [('raw-near', 'a* c~2 b~1', 5, 13)])
+
+	def test_centre_with_most_within_reach(self):
+		b = self.base
+		# m is within reach of all three, the others of m only (11 changed lines apart)
+		far1, far2 = hdr(*b, *'123456'), hdr(*b[:4], *'abcdef')
+		self.assertEqual(self.raw(x=far1, m=hdr(*b, '1'), y=far2)[0][:2], ('raw-near', 'm* x~5 y~8'))
+
+	def test_ties_and_raw_lines(self):
+		# equal once normalised: the centre is the one whose copies hold
+		# more raw lines; q counts its 4, comments and blank line too
+		self.assertEqual(self.raw(q=hdr('/* q */', 'int a; // q', '', '/* end */'), p=hdr('int a;')),
+				 [('raw-equal', 'p* q', 1, 4)])
+		# a full tie: the first copy is the centre
+		self.assertEqual(self.raw(q=hdr('int a;'), p=hdr('int a;')), [('raw-equal', 'q* p', 1, 1)])
+
+	def test_three_common_lines_unless_equal(self):
+		self.assertEqual(self.raw(p=hdr('int a;', 'int b;', 'int x;'), q=hdr('int a;', 'int b;', 'int y;')), [])
+		b = self.base
+		self.assertEqual(self.raw(rawmax=1, p=hdr(*b), q=hdr(*b, 'X', 'Y')), [])
+		self.assertEqual(self.raw(rawmax=2, p=hdr(*b), q=hdr(*b, 'X', 'Y'))[0][3], 7)
+
+
+class CensusReportTest(unittest.TestCase):
+	def test_order_and_families(self):
+		R = census.Row
+		rows = [R('asm', 'b.h', 'identical', ['y', 'x'], 'y x', 2, 2), R('uapi', 'msgbuf.h', 'identical', ['x', 'y'], '', 3, 3),
+			R('asm', 'a.h', 'identical', ['x', 'y'], '', 2, 2), R('uapi', 'sembuf.h', 'near', ['x', 'y'], '', 4, 4)]
+		self.assertEqual([(s, n, [r.name for r in rs]) for s, n, rs in census.order(rows)],
+				 [('ipc', 7, ['sembuf.h', 'msgbuf.h']), ('a.h', 2, ['a.h']), ('b.h', 2, ['b.h'])])
+		self.assertEqual(rows[0].arches, ['x', 'y'])
+
+	def test_cli_usage(self):
+		run = CliTest.run_cli
+		self.assertEqual(run(self, 'census', '--help')[0], 0)
+		self.assertEqual(run(self, 'census', '--changed', '5', '/nonexistent')[0], common.Exit.USAGE)
+		self.assertEqual(run(self, 'census', '--top', 'x', '/nonexistent')[0], common.Exit.USAGE)
+		rc, _, err = run(self, 'census', '/nonexistent')
+		self.assertEqual(rc, common.Exit.FAILURE)
+		self.assertIn('no kernel tree at /nonexistent', err)
+
+
+CMDS = ('results', 'merge-results', 'reach', 'codegen-proof', 'targets', 'report', 'kcidb', 'abi-report', 'rebase-state')
 
 
 class CliTest(unittest.TestCase):
@@ -667,6 +846,299 @@ class CliTest(unittest.TestCase):
 		rc, _, err = self.run_cli('results', '/nonexistent/record')
 		self.assertEqual(rc, common.Exit.FAILURE)
 		self.assertIn('error: no record folder', err)
+
+
+from seriesci import abi  # noqa: E402  (abi-report's own tests below)
+
+
+class AbiTest(TmpTest):
+	"""abi-report's rules (scripts/seriesci/abi.py) on small synthetic inputs."""
+	CANON = [('0', 'read', True), ('1', 'write', True), ('2', 'clone3', True),
+		 ('3', 'gone', False), ('4', 'open2', True)]
+	KNOWN = 'common 32 common 64 memfd_secret time32 stat64 renameat rlimit'
+
+	def row(self, eff, kind='generic', tags=(), uapi=(), copies=(), overrides=(), private=0,
+		rules=(), broken=''):
+		return abi.count_row('x', 'scripts/syscall.tbl', 'common,64', kind, self.CANON, ['memfd_secret'],
+				     list(tags), eff, self.KNOWN, '244-259', list(uapi), list(copies),
+				     list(overrides), private, list(rules), broken)
+
+	def fig(self, figs, *cols):
+		return [int(figs[abi.COL[c]]) for c in cols]
+
+	def test_canonical_row_has_no_deviation(self):
+		figs, names = self.row([('0', 'read', True), ('1', 'write', True), ('2', 'clone3', True),
+					('4', 'open2', True), ('3', 'gone', False)])
+		self.assertEqual(self.fig(figs, 'syscalls', 'extra', 'lacking', 'renumb', 'total', 'dev'),
+				 [4, 0, 0, 0, 0, 0])
+		self.assertFalse(any(names.values()))
+
+	def test_deviation_kinds(self):
+		eff = [('0', 'read', True), ('5', 'write', True),       # renumbered: a private table
+		       ('2', 'clone3', True),
+		       ('10', 'time', True), ('250', 'frob', True),     # legacy; own tag in the reserved numbers
+		       ('300', 'far', True), ('251', 'oldstat', True),  # own tag outside them; legacy tag inside
+		       ('447', 'memfd_secret', True),                   # optional
+		       ('12', 'ni', False)]                             # sys_ni_syscall: counts nowhere
+		tags = [('10', 'time', 'time32'), ('250', 'frob', 'x'), ('300', 'far', 'x'),
+			('251', 'oldstat', 'stat64')]
+		figs, names = self.row(eff, tags=tags, uapi=['fcntl.h', 'signal.h'], copies=['fcntl.h'],
+				       overrides=['signal.h(SIGSTKSZ)'], rules=['minsigstksz: no AT_MINSIGSTKSZ'],
+				       broken='__ARCH_BROKEN_SYS_CLONE3')
+		n = abi.sort_names(names)
+		self.assertEqual(n['extra'], 'far[x] oldstat[stat64] time[time32]')
+		self.assertEqual(n['own'], 'frob')
+		self.assertEqual(n['renumbered'], 'write(5/1)')
+		self.assertEqual(n['lacking'], 'clone3(__ARCH_BROKEN_SYS_CLONE3) open2')
+		self.assertEqual(n['private'], 'scripts/syscall.tbl')
+		self.assertEqual(self.fig(figs, 'syscalls', 'extra', 'lacking', 'renumb', 'uapi', 'own', 'optional'),
+				 [8, 3, 2, 1, 2, 1, 1])
+		# v1: extra + lacking + renumbered + uapi
+		self.assertEqual(self.fig(figs, 'total'), [3 + 2 + 1 + 2])
+		# by the rules: extra + lacking + private + copy + override + rules
+		self.assertEqual(self.fig(figs, 'copy', 'override', 'private', 'rules', 'dev'),
+				 [1, 1, 1, 1, 3 + 2 + 1 + 1 + 1 + 1])
+
+	def test_clone3_lacks_only_when_broken_and_live(self):
+		eff = [('0', 'read', True), ('1', 'write', True), ('4', 'open2', True)]
+		self.assertEqual(self.fig(self.row(eff, broken='M')[0], 'lacking'), [1])
+		eff.append(('2', 'clone3', True))
+		self.assertEqual(self.fig(self.row(eff)[0], 'lacking', 'dev'), [0, 0])
+		self.assertEqual(self.fig(self.row(eff, broken='M')[0], 'lacking', 'dev'), [1, 1])
+
+	def test_own_table_has_no_reserved_numbers(self):
+		eff = [('0', 'read', True), ('1', 'write', True), ('2', 'clone3', True), ('4', 'open2', True),
+		       ('250', 'frob', True)]
+		figs, names = self.row(eff, kind='own', tags=[('250', 'frob', 'x')], private=1)
+		self.assertEqual(names['extra'], 'frob')
+		self.assertEqual(self.fig(figs, 'extra', 'own', 'private', 'dev'), [1, 0, 1, 2])
+
+	def test_wrapper_rule(self):
+		d = os.path.join(self.tmp, 'arch/w/include/uapi/asm')
+		write(os.path.join(d, 'signal.h'),
+		      '#ifndef _ASM_W_SIGNAL_H\n#define _ASM_W_SIGNAL_H\n#define SIGSTKSZ 16384\n'
+		      '#define MINSIGSTKSZ(x) 4096\n#define SIGSTKSZ 1\n#include <asm-generic/signal.h>\n#endif\n')
+		write(os.path.join(d, 'fcntl.h'), '/* a private copy */\n#define O_DIRECT 040000\n')
+		write(os.path.join(d, 'poll.h'), ' # include <asm-generic/poll.h>\n')
+		# includes an asm-generic header, but not its own: still a copy
+		write(os.path.join(d, 'mman.h'), '#include <asm-generic/mman-common.h>\n#define MAP_X 1\n')
+		own, copies, overrides = abi.uapi_of(self.tmp, 'w', ['fcntl.h', 'mman.h', 'poll.h', 'signal.h', 'stat.h'])
+		self.assertEqual(own, ['fcntl.h', 'mman.h', 'poll.h', 'signal.h'])
+		self.assertEqual(copies, ['fcntl.h', 'mman.h'])
+		self.assertEqual(overrides, ['poll.h(none)', 'signal.h(SIGSTKSZ,MINSIGSTKSZ)'])
+
+	def test_guard_with_value_is_a_macro(self):
+		self.assertEqual(abi.wrapper_macros('#ifndef A\n#define A 1\n#define B\n'), ['A', 'B'])
+
+	def test_effective(self):
+		tbl = '__SYSCALL(0, sys_read)\n__SYSCALL(1, sys_ni_syscall)\n__SYSCALL_WITH_COMPAT(3, sys_x, compat_sys_x)\n'
+		hdr = ('#define __NR_read 0\n#define __NR_gone 1\n#define __NR_none 2\n'
+		       '#define __NR_x 3\n#define __NR3264_y (__NR_x + 1)\n')
+		self.assertEqual(abi.effective_parse(tbl, hdr),
+				 [('0', 'read', True), ('1', 'gone', False), ('2', 'none', False), ('3', 'x', True)])
+
+	def test_definition_from_patch(self):
+		patch = ('--- a/scripts/canonical-abi.txt\n+++ b/scripts/canonical-abi.txt\n@@ -1 +1 @@\n+old x\n'
+			 '--- /dev/null\n+++ b/scripts/canonical-abi.txt\n@@ -0,0 +1,2 @@\n+# c\n+table t.tbl\n'
+			 '--- /dev/null\n+++ b/other\n@@ -0,0 +1 @@\n+table no\n')
+		text = abi.definition_from_patch(patch)
+		self.assertEqual(text, '# c\ntable t.tbl\n')
+		self.assertEqual(abi.Definition(text).val('table'), ['t.tbl'])
+		self.assertEqual(abi.definition_from_patch(patch.replace('/dev/null', 'a/x')), '')
+
+	def test_audit_rule(self):
+		vals = abi.parse_audit_h('#define AUDIT_ARCH_A (EM_A|__AUDIT_ARCH_64BIT) /* a */\n'
+					 '#define AUDIT_ARCH_B \\\n\t(EM_B)\n#define AUDIT_ARCH_C (EM_A|__AUDIT_ARCH_64BIT)\n')
+		self.assertEqual(vals['AUDIT_ARCH_B'], '(EM_B)')
+		uses = [('a', 'AUDIT_ARCH_A', vals['AUDIT_ARCH_A']), ('b', 'AUDIT_ARCH_B', vals['AUDIT_ARCH_B']),
+			('c', 'AUDIT_ARCH_C', vals['AUDIT_ARCH_C']), ('um', 'AUDIT_ARCH_B', vals['AUDIT_ARCH_B'])]
+		self.assertEqual(abi.audit_rule('a', uses), "AUDIT_ARCH_A also c's")
+		self.assertEqual(abi.audit_rule('b', uses), '')
+		self.assertEqual(abi.audit_rule('d', uses), 'no AUDIT_ARCH_* in asm/syscall.h')
+
+	def test_rule_lines(self):
+		a = os.path.join(self.tmp, 'arch/r')
+		write(os.path.join(a, 'Kconfig'), 'config R\n\tselect CLONE_BACKWARDS2\n')
+		write(os.path.join(a, 'include/asm/elf.h'), '#define ARCH_DLINFO NEW_AUX_ENT( AT_MINSIGSTKSZ, 1)\n')
+		write(os.path.join(a, 'kernel/ptrace.c'), 'case PTRACE_GETREGSET:\n')
+		rules = ['minsigstksz', 'clone-args', 'ptrace-regsets', 'ucontext']
+		self.assertEqual(abi.rule_lines(self.tmp, 'r', rules, []), [('clone-args', 'selects CLONE_BACKWARDS2')])
+		write(os.path.join(a, 'include/asm/elf.h'), '/* NEW_AUX_ENT(AT_HWCAP, 1) */\n')
+		write(os.path.join(a, 'kernel/ptrace.c'), '\tcase PTRACE_PEEKUSR:\n')
+		write(os.path.join(a, 'kernel/ptrace.h'), '\tcase PTRACE_GETREGS:\n')
+		self.assertEqual([r for r, _ in abi.rule_lines(self.tmp, 'r', rules + ['audit-arch'], [])],
+				 ['minsigstksz', 'audit-arch', 'clone-args', 'ptrace-regsets'])
+		self.assertEqual(abi.rule_lines(self.tmp, 'r', rules, [])[-1][1],
+				 'PEEKUSR/GETREGS-style requests in arch/r/kernel/ptrace.c')
+		self.assertEqual(abi.rule_lines(self.tmp, 'r', [], []), [])
+
+	def test_rows(self):
+		kv = {'g': {'syscall': 'unistd_32.h unistd_64.h', 'table': self.tmp + '/scripts/syscall_%.tbl',
+			    'abis32': 'common 32 g', 'abis64': 'common 64'},
+		      'h': {'syscall': 'unistd_64.h', 'table': '/elsewhere.tbl', 'abis64': 'common 64'},
+		      'mips': {}, 'um': {}, 'z': {'syscall': 'unistd.h'}}
+		err = io.StringIO()
+		with contextlib.redirect_stderr(err):
+			rows = abi.rows_of(self.tmp, ['g', 'h', 'mips', 'um', 'z'], kv, 'abi-report')
+		self.assertEqual(rows[:3], [('g/32', '32', 'scripts/syscall_32.tbl', 'common,32,g', 'g', 'generic'),
+					    ('g/64', '64', 'scripts/syscall_64.tbl', 'common,64', 'g', 'generic'),
+					    ('h', '64', '/elsewhere.tbl', 'common,64', 'h', 'generic')])
+		self.assertEqual([r[0] for r in rows[3:]], ['mips/o32', 'mips/n32', 'mips/n64', 'um', 'z'])
+		self.assertEqual([r[5] for r in rows[6:]], ['host', 'unknown'])
+		self.assertIn('arch/z: no uapi syscall-y', err.getvalue())
+
+	def test_markdown_and_html(self):
+		table = [['b', 't', '-', 'own', '9', '1', '0', '0', '0', '0', '0', '1', '0', '0', '1', '0', '2'],
+			 ['a', 't', 'common,64', 'generic', '9', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'],
+			 ['um'] + ['-'] * 16]
+		names = [('b', abi.sort_names({'extra': 'z y', 'lacking': '', 'renumbered': '', 'uapi': '', 'own': '',
+					       'copy': '', 'override': 'signal.h(A,B)', 'private': 't',
+					       'rules': 'clone-args: selects X|audit-arch: A: also b'})),
+			 ('a', {k: '' for k in abi.NAME_KINDS})]
+		md = abi.markdown('tree', table, names, '244-259', 'u.md')
+		self.assertIn('| a | t | 0 | 0 | 0 | 0 | 0 | 0 | **0** |\n| b | t | 1 | 0 | 1 | 0 | 0 | 0 | **2** |\n', md)
+		self.assertIn("\num: no syscall table of its own (it has the host's ABI).\n", md)
+		self.assertIn('1. a: 0\n2. b: 2\n\n', md)
+		self.assertIn('| b | t | (all) | 9 |', md)
+		self.assertIn('\n### b\n\n- legacy syscall (2) [rule](u.md#rule-legacy): y z\n'
+			      '- private table [rule](u.md#rule-table): t\n'
+			      '- override (1) [rule](u.md#rule-uapi-generic): signal.h(A B)\n'
+			      '- rule clone-args [rule](u.md#rule-clone-args): selects X\n'
+			      '- rule audit-arch [rule](u.md#rule-audit-arch): A: also b\n', md)
+		self.assertNotIn('### a', md)
+		h = abi.html('# T <1>\n\n| A | B | C | D | E |\n|---|\n| 1 | **2** | `3` | 4 | [5](u#v) |\n\n- x\n1. y\npara\n', 'T&')
+		self.assertIn('<title>T&amp;</title>', h)
+		self.assertIn('<h1>T &lt;1&gt;</h1>\n<table>\n<tr><th>A</th><th>B</th><th>C</th><th>D</th><th>E</th></tr>\n'
+			      '<tr><td>1</td><td><b>2</b></td><td><code>3</code></td><td class="n">4</td>'
+			      '<td class="n"><a href="u#v">5</a></td></tr>\n</table>\n<ul>\n<li>x</li>\n</ul>\n<ol>\n<li>y</li>\n'
+			      '</ol>\n<p>\npara\n</p>\n</body></html>\n', h)
+
+	def test_errors(self):
+		with self.assertRaisesRegex(common.Error, 'no such file'):
+			abi.find_definition(self.tmp, self.tmp + '/none', self.tmp, self.tmp + '/series', '')
+		with self.assertRaisesRegex(common.Error, 'no canonical ABI definition'):
+			abi.find_definition(self.tmp, '', self.tmp, self.tmp + '/series', '')
+		write(os.path.join(self.tmp, 'p/def.patch'), '--- /dev/null\n+++ b/scripts/canonical-abi.txt\n@@ -0,0 +1 @@\n+table t\n')
+		write(os.path.join(self.tmp, 'series'), 'missing.patch\ndef.patch # c\n')
+		d = abi.find_definition(self.tmp, '', os.path.join(self.tmp, 'p'), self.tmp + '/series', '')
+		self.assertEqual(d.val('table'), ['t'])
+
+
+from seriesci import rebase_state  # noqa: E402  (the rebase state's own tests below)
+
+
+class RebaseStateTest(TmpTest):
+	"""scripts/rebase's state and report (scripts/seriesci/rebase_state.py): what a
+	killed run leaves is what the next run resumes from."""
+	def setUp(self):
+		super().setUp()
+		self.r = os.path.join(self.tmp, 'tree/.rebase')
+		rebase_state.state_init(self.r, [('base', '9.2'), ('from', '9.1'), ('backup', self.tmp + '/bk'),
+						 ('saved', 'git commit x'), ('started', 'T0'), ('status', 'running')])
+
+	def rec(self, n, p, cls='clean', refresh='', detail=''):
+		rebase_state.result_put(self.r, [str(n), p, cls, '2', '0', '0', '0', refresh, 'sha' + p, detail])
+
+	def test_fields_by_name(self):
+		self.rec(1, 'a.patch', 'offset', detail='1 of 2 hunks at an offset (up to 3 lines)')
+		self.assertEqual(rebase_state.result_get(self.r, 'a.patch', 'result'), 'offset')
+		self.assertEqual(rebase_state.result_get(self.r, 'a.patch', 'detail'), '1 of 2 hunks at an offset (up to 3 lines)')
+		self.assertEqual(rebase_state.result_get(self.r, 'b.patch', 'result'), '')
+		with self.assertRaises(common.Usage):
+			rebase_state.result_get(self.r, 'a.patch', '8')
+		self.assertEqual(read(os.path.join(self.r, 'results')).split('\n')[0], '#' + '\t'.join(rebase_state.FIELDS))
+
+	def test_record_again_replaces_and_goes_last(self):
+		self.rec(1, 'a.patch')
+		self.rec(2, 'b.patch', 'conflict')
+		self.rec(2, 'b.patch', 'fuzz', refresh='pending')
+		rows = rebase_state.results_read(self.r)
+		self.assertEqual([(f[1], f[2]) for f in rows], [('a.patch', 'clean'), ('b.patch', 'fuzz')])
+		rebase_state.result_set(self.r, 'b.patch', 'sha', 'new', 'refresh', 'done')
+		rebase_state.result_set(self.r, 'c.patch', 'refresh', 'done')   # no line: nothing
+		self.assertEqual([rebase_state.result_get(self.r, 'b.patch', f) for f in ('sha', 'refresh')], ['new', 'done'])
+		self.assertEqual(len(rebase_state.results_read(self.r)), 2)
+		with self.assertRaises(common.Error):
+			rebase_state.result_set(self.r, 'b.patch', 'detail', 'a\tb')
+
+	def test_killed_write_leaves_the_old_version(self):
+		self.rec(1, 'a.patch')
+		# a kill between writing the .tmp file and renaming it
+		write(os.path.join(self.r, 'results.tmp'), 'half a li')
+		write(os.path.join(self.r, 'state.tmp'), 'status=do')
+		self.assertEqual(rebase_state.result_get(self.r, 'a.patch', 'result'), 'clean')
+		self.assertEqual(rebase_state.state_get(self.r, 'status'), 'running')
+		rebase_state.state_set(self.r, 'pushing', 'b.patch 123')
+		self.rec(2, 'b.patch')
+		self.assertEqual(rebase_state.state_get(self.r, 'pushing'), 'b.patch 123')
+		self.assertEqual([f[1] for f in rebase_state.results_read(self.r)], ['a.patch', 'b.patch'])
+		self.assertFalse(os.path.exists(os.path.join(self.r, 'results.tmp')))
+
+	def test_resume_a_rebase_the_shell_version_began(self):
+		# its results had no header: read the same, named at the next write
+		write(os.path.join(self.r, 'results'), '1\ta.patch\tfuzz\t1\t0\t1\t0\tpending\tabc\t1 of 1 hunks with fuzz\n')
+		self.assertEqual(rebase_state.result_get(self.r, 'a.patch', 'refresh'), 'pending')
+		rebase_state.result_set(self.r, 'a.patch', 'refresh', 'done')
+		self.assertEqual(read(os.path.join(self.r, 'results')),
+				 '#' + '\t'.join(rebase_state.FIELDS) + '\n1\ta.patch\tfuzz\t1\t0\t1\t0\tdone\tabc\t1 of 1 hunks with fuzz\n')
+		write(os.path.join(self.r, 'results'), '#n\tpatch\tsomething else\n')
+		with self.assertRaises(common.Error):
+			rebase_state.results_read(self.r)
+
+	def test_state(self):
+		rebase_state.state_set(self.r, 'status', 'conflict', 'conflict', 'b.patch')
+		self.assertEqual(read(os.path.join(self.r, 'state')).split('\n')[-3:], ['status=conflict', 'conflict=b.patch', ''])
+		rebase_state.state_set(self.r, 'conflict', '')
+		self.assertEqual(rebase_state.state_get(self.r, 'conflict'), '')
+		# a key's line is replaced: one line a key
+		self.assertEqual([l.split('=')[0] for l in read(os.path.join(self.r, 'state')).split('\n')[:-1]],
+				 ['base', 'from', 'backup', 'saved', 'started', 'status', 'conflict'])
+		self.assertEqual(rebase_state.state_get(self.r, 'finished'), '')
+		with self.assertRaises(common.Error):
+			rebase_state.state_set(self.r, 'saved', 'two\nlines')
+		# the last line of a key counts (a hand-edited file)
+		with open(os.path.join(self.r, 'state'), 'a') as f:
+			f.write('base=9.3\n')
+		self.assertEqual(rebase_state.state_get(self.r, 'base'), '9.3')
+
+	def test_report_after_a_kill(self):
+		# killed after b.patch was pushed and recorded, before c.patch
+		self.rec(1, 'a.patch', 'offset', refresh='done')
+		self.rec(2, 'b.patch', 'conflict', detail='1 of 2 hunks rejected')
+		write(os.path.join(self.r, 'rej/b.patch.rej'), '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-"x"\t\\\n+y')
+		rebase_state.state_set(self.r, 'status', 'conflict', 'conflict', 'b.patch')
+		write(os.path.join(self.tmp, 'bk/series'), 'a.patch\nold.patch\nb.patch\nc.patch\n')
+		m = rebase_state.report_model(self.r, ['a.patch', 'b.patch', 'c.patch'],
+					      common.series_patches(os.path.join(self.tmp, 'bk/series')))
+		self.assertEqual([r['result'] for r in m['rows']], ['offset', 'conflict', 'not-reached'])
+		self.assertEqual(m['dropped'], ['old.patch'])
+		self.assertEqual((m['counts']['refreshed'], m['counts']['not-reached']), (1, 1))
+		md = rebase_state.markdown(m, '9.1', '9.2', '/t', 'quilt push -f b.patch')
+		self.assertIn('- Status: **conflict** at b.patch\n', md)
+		self.assertIn('- 3 patches: 0 clean, 1 offset, 0 fuzz, 1 conflict, 1 not reached; 1 refreshed\n'
+			      '- Dropped from the series: 1 (old.patch)\n', md)
+		self.assertIn('| 1 | a.patch | offset | 2 | yes |  |\n| 2 | b.patch | conflict | 2 |  | 1 of 2 hunks rejected |\n'
+			      '| 3 | c.patch | not-reached |  |  |  |\n', md)
+		self.assertIn('\n## Rejected hunks of b.patch\n\n```diff\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-"x"\t\\\n+y\n```\n', md)
+		self.assertTrue(md.endswith('\n## To resolve\n\n```\nquilt push -f b.patch\n```\n'))
+		js = rebase_state.json_text(m, '9.1', '9.2', '/t')
+		d = json.loads(js)
+		self.assertEqual((d['status'], d['conflict'], d['finished'], d['dropped']), ('conflict', 'b.patch', None, ['old.patch']))
+		self.assertEqual(d['patches'][1]['rejects'], '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-"x"\t\\\n+y\n')
+		self.assertEqual((d['patches'][2]['hunks'], d['patches'][0]['hunks'], d['patches'][0]['refreshed']), (None, 2, True))
+		self.assertIn('\n    {"n": 3, "patch": "c.patch", "result": "not-reached", "hunks": null,', js)
+		self.assertEqual(d['counts'], {'clean': 0, 'offset': 1, 'fuzz': 0, 'conflict': 1, 'not_reached': 1, 'refreshed': 1})
+		self.assertEqual(rebase_state.summary(m, '9.2'),
+				 '  REBASE  3 patches onto 9.2: 0 clean, 1 offset, 0 fuzz, 1 conflict; 1 refreshed; 1 dropped (old.patch)')
+
+	def test_json_get(self):
+		write(os.path.join(self.tmp, 'r.json'), '{"status": "done", "counts": {"clean": 2}}')
+		self.assertEqual(rebase_state.json_get(os.path.join(self.tmp, 'r.json'), 'counts.clean'), 2)
+		with self.assertRaises(common.Error):
+			rebase_state.json_get(os.path.join(self.tmp, 'r.json'), 'nothing')
+		write(os.path.join(self.tmp, 'bad.json'), '  "status": "done",\n')
+		with self.assertRaises(common.Error):
+			rebase_state.json_get(os.path.join(self.tmp, 'bad.json'), 'status')
 
 
 if __name__ == '__main__':

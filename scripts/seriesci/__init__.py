@@ -17,6 +17,9 @@ model live here, behind one entry point (python3 -m seriesci, see cli.py):
   merge     merge-results: shards into one record, with its conflict rules
   reach     can a change since a kept build reach it (Kbuild's .cmd files)
   proof     codegen-proof: the generated-code paragraph of a patch
+  abi       abi-report: how each arch deviates from the canonical ABI
+  rebase_state  scripts/rebase's state, results and report (rebase-state)
+  census    dup-census: the census of duplicated arch headers, and --raw
 
 Standard library only (Debian 12's python3, 3.11).  The old command names
 in scripts/ are thin wrappers that run a subcommand of this package.

@@ -142,13 +142,65 @@ def _kcidb(sub):
 	p.set_defaults(func=lambda a: __import__('seriesci.kcidb').kcidb.run(a))
 
 
+def _census(sub):
+	p = sub.add_parser(allow_abbrev=False, name='census', help='the census of duplicated arch headers (dup-census)',
+			   description='Count the header lines that architectures still duplicate in '
+			   'arch/*/include/asm and arch/*/include/uapi/asm of TREE (only read), grouped by '
+			   'kind and name against asm-generic: the census (removable shared normalised '
+			   'lines), or with --raw the raw-line census beside it.  The precise definitions '
+			   'are the text of scripts/seriesci/census.py and Documentation/dup-census.md.  '
+			   'Output: per subsystem (most removable lines first) its removable lines, then a '
+			   'line per group: kind, header, class, copies x lines = removable, arches.',
+			   epilog='Exit codes: 0 done, 1 an error (no kernel tree, diff missing), 2 usage.')
+	mode = p.add_mutually_exclusive_group()
+	mode.add_argument('--tsv', dest='mode', action='store_const', const='tsv',
+			  help='one row per group instead, after a "#" header line: kind subsystem header '
+			  'class arches lines removable (arches comma separated; lines: the shared '
+			  "lines, with --raw the centre's raw lines)")
+	mode.add_argument('--total', dest='mode', action='store_const', const='total',
+			  help='print only the total')
+	p.add_argument('--lines', action='store_true',
+		       help="add each group's shared normalised lines to the report (no effect with --raw)")
+	p.add_argument('--top', type=_whole, default=0, metavar='N',
+		       help='keep the first N subsystems of the report (default 0: all; not with --tsv, --total)')
+	p.add_argument('--near', type=_whole, default=10, metavar='PCT',
+		       help='a copy joins a near group when at most PCT%% of its lines (at least 1) '
+		       'are outside the common lines (default 10; 0: no near groups; no effect with --raw)')
+	p.add_argument('--raw', action='store_true',
+		       help='the raw-line census: copies within --changed lines of a centre count '
+		       'their raw file lines')
+	p.add_argument('--changed', type=_whole, metavar='N',
+		       help='with --raw: the most changed lines (deleted plus added, by GNU diff -d) '
+		       'between a copy and its centre (default 10)')
+	p.add_argument('tree', nargs='?', metavar='TREE',
+		       help='a kernel source tree (default: $TREE, else the pristine baseline $OUT/src/$BASE)')
+	p.set_defaults(func=lambda a: __import__('seriesci.census').census.run(a), mode='text')
+
+
+def _abi(sub):
+	from seriesci import abi
+	abi.add_parser(sub)
+
+
+def _rebase_state(sub):
+	from seriesci import rebase_state
+	rebase_state.add_parser(sub)
+
+
+def _whole(s):
+	"""A whole number option value: digits only."""
+	if not s or not s.isdigit() or not s.isascii():
+		raise argparse.ArgumentTypeError(f'not a whole number: {s!r}')
+	return int(s)
+
+
 def parser():
 	p = argparse.ArgumentParser(
 		prog='seriesci', allow_abbrev=False, description=__doc__.split('\n\n')[0],
 		epilog='Exit codes: 0 done, 1 error, 2 usage, 3 (reach) unreached, '
 		'4 (report) a regression, 5 (report) not decided.')
 	sub = p.add_subparsers(dest='command', metavar='SUBCOMMAND', required=True)
-	for f in (_results, _merge, _reach, _proof, _targets, _report, _kcidb):
+	for f in (_results, _merge, _reach, _proof, _targets, _report, _kcidb, _census, _abi, _rebase_state):
 		f(sub)
 	return p
 
