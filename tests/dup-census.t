@@ -10,10 +10,11 @@ skip() {
 	echo "ok $T_NUM # SKIP $*"
 }
 
-plan 27
+plan 29
 
 # The fixture, counted by hand (lines are normalised lines: no comments,
-# guard, blank lines; see the script's header):
+# guard, blank lines; see scripts/seriesci/census.py, the program behind
+# the wrapper scripts/dup-census):
 #  near.h    uapi, alpha beta gamma: 9 lines each, one of them their own,
 #            8 in common: near, (3-1)*8 = 16.  delta's differs in 3 of 9
 #            lines (over 10%): left out.
@@ -59,6 +60,9 @@ is "$(printf '%s\n' "$out" | grep -c 'NEAR_ALPHA\|NEAR_GAMMA_B\|pad_BETA')" 0 "-
 out=$("$C" --top 1 "$FIX" 2>&1)
 is "$(printf '%s\n' "$out" | grep -c '^ *[0-9][0-9]*  ')" 1 "--top 1 keeps one subsystem"
 is "$(TREE=$FIX "$C" --total 2>&1)" 33 "TREE from the environment is the default tree"
+# --near 0: no near groups, the exact ones stand alone: 5 + 5 + 4 + 3
+is "$("$C" --near 0 --total "$FIX" 2>&1)" 17 "fixture: --near 0 leaves the exact groups, 17"
+fails "--tsv and --total together are refused" "$C" --tsv --total "$FIX"
 fails "an unknown option is refused" "$C" --frobnicate "$FIX"
 fails "a folder that is no kernel tree is refused" "$C" "$TMP"
 
