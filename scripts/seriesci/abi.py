@@ -123,14 +123,7 @@ def read_text(path):
 		return f.read()
 
 
-def lines_of(text):
-	"""The lines of a file as awk reads them (no final empty line)."""
-	if not text:
-		return []
-	l = text.split('\n')
-	if l[-1] == '':
-		l.pop()
-	return l
+lines_of = common.awk_lines
 
 
 # --- the definition ---------------------------------------------------

@@ -102,15 +102,7 @@ _LITERAL = {q: re.compile(r'(?:[^%s\\]|\\.?)*%s?' % (q, q)) for q in '"\''}
 _ASCII_LOWER = str.maketrans('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')
 
 
-def split_lines(data):
-	"""The lines of DATA (a str) as awk reads them: split at newlines,
-	a last line without one still a line."""
-	if not data:
-		return []
-	lines = data.split('\n')
-	if lines[-1] == '':
-		lines.pop()
-	return lines
+split_lines = common.awk_lines
 
 
 def strip_comments(lines):

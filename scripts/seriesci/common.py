@@ -23,6 +23,17 @@ class Usage(Exception):
 	"""Arguments argparse cannot judge alone; the command exits Exit.USAGE."""
 
 
+def awk_lines(text):
+	"""The lines of TEXT as awk reads them: split at newlines, a last
+	line without one still a line, no empty line after a final newline."""
+	if not text:
+		return []
+	lines = text.split('\n')
+	if lines[-1] == '':
+		lines.pop()
+	return lines
+
+
 def prog():
 	"""The name messages start with: the old command's name."""
 	return os.environ.get('SERIESCI_PROG') or 'seriesci'

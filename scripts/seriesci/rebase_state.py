@@ -46,13 +46,7 @@ def _read(path):
 		return None
 
 
-def _lines(text):
-	if not text:
-		return []
-	l = text.split('\n')
-	if l[-1] == '':
-		l.pop()
-	return l
+_lines = common.awk_lines
 
 
 def _write(path, text):
