@@ -816,7 +816,8 @@ class CensusReportTest(unittest.TestCase):
 		self.assertIn('no kernel tree at /nonexistent', err)
 
 
-CMDS = ('results', 'merge-results', 'reach', 'codegen-proof', 'targets', 'report', 'kcidb', 'abi-report', 'rebase-state')
+CMDS = ('results', 'merge-results', 'reach', 'codegen-proof', 'targets', 'report', 'kcidb', 'abi-report', 'rebase-state',
+	'compare-steps')
 
 
 class CliTest(unittest.TestCase):
@@ -1139,6 +1140,132 @@ class RebaseStateTest(TmpTest):
 		write(os.path.join(self.tmp, 'bad.json'), '  "status": "done",\n')
 		with self.assertRaises(common.Error):
 			rebase_state.json_get(os.path.join(self.tmp, 'bad.json'), 'status')
+
+
+from seriesci import steps  # noqa: E402  (compare-steps' own tests below)
+
+
+class StepsTest(TmpTest):
+	"""compare-steps (scripts/seriesci/steps.py): new_warnings= and codegen=
+	against the step before, as ci-series' compare_steps writes them."""
+
+	def setUp(self):
+		super().setUp()
+		self.rec = os.path.join(self.tmp, 'r')
+		write(os.path.join(self.rec, '.series'), 'a.patch\nb.patch\nc.patch\n')
+
+	def log(self, step, target, text):
+		write(os.path.join(self.rec, step, target + '.log'), text)
+
+	def tail(self, step, target):
+		"""The last two lines of a result: new_warnings=, codegen=."""
+		return read(os.path.join(self.rec, step, target + '.result')).split('\n')[-3:-1]
+
+	def test_new_warnings_line_numbers_ignored(self):
+		self.res('r', '000-baseline', 'x', target='x', status='ok')
+		self.log('000-baseline', 'x', 'f.c:10:3: warning: old\ng.c:5: warning: other\ncc f.o\n')
+		self.res('r', '001-a.patch', 'x', target='x', status='ok')
+		self.log('001-a.patch', 'x', 'f.c:99:1: warning: old\ng.c:6: warning: other\n'
+			 'h.c:1:1: warning: new\nh.c:2:2: warning: new\nh.c:3: error: not a warning\n')
+		steps.compare(self.rec)
+		self.assertEqual(self.tail('000-baseline', 'x'), ['new_warnings=0', 'codegen='])
+		# the two "new" lines are one once their numbers go
+		self.assertEqual(self.tail('001-a.patch', 'x'), ['new_warnings=1', 'codegen='])
+
+	def test_warnings_need_both_logs(self):
+		self.res('r', '000-baseline', 'x', target='x', status='ok')
+		self.res('r', '001-a.patch', 'x', target='x', status='ok')
+		self.log('001-a.patch', 'x', 'h.c:1: warning: new\n')
+		steps.compare(self.rec)
+		self.assertEqual(self.tail('001-a.patch', 'x')[0], 'new_warnings=0')
+
+	def test_codegen(self):
+		self.res('r', '000-baseline', 'x', target='x', status='ok', image_sha='A', code_sha='C')
+		self.res('r', '001-a.patch', 'x', target='x', status='ok', image_sha='A', code_sha='Z')
+		self.res('r', '002-b.patch', 'x', target='x', status='ok', image_sha='B', code_sha='Z')
+		self.res('r', '003-c.patch', 'x', target='x', status='ok', image_sha='D', code_sha='Y')
+		for cell, sha in (('y', 'A'), ('z', '')):
+			self.res('r', '000-baseline', cell, target=cell, status='ok', image_sha=sha, code_sha='')
+			self.res('r', '001-a.patch', cell, target=cell, status='ok', image_sha=sha, code_sha='')
+		steps.compare(self.rec)
+		self.assertEqual([self.tail(s, 'x')[1] for s in ('000-baseline', '001-a.patch', '002-b.patch',
+								  '003-c.patch')],
+				 ['codegen=', 'codegen=identical', 'codegen=same', 'codegen=differs'])
+		self.assertEqual(self.tail('001-a.patch', 'y')[1], 'codegen=identical')
+		# no sha on either side: nothing to compare
+		self.assertEqual(self.tail('001-a.patch', 'z')[1], 'codegen=')
+
+	def test_missing_previous_step(self):
+		"""A step without a folder (never run) is no step before: the next
+		one compares with nothing, not with the one two back."""
+		self.res('r', '000-baseline', 'x', target='x', status='ok', image_sha='A', code_sha='C')
+		self.log('000-baseline', 'x', '')
+		self.res('r', '002-b.patch', 'x', target='x', status='ok', image_sha='A', code_sha='C')
+		self.log('002-b.patch', 'x', 'f.c:1: warning: w\n')
+		self.res('r', '003-c.patch', 'x', target='x', status='ok', image_sha='A', code_sha='C')
+		self.log('003-c.patch', 'x', 'f.c:2: warning: w\ng.c:1: warning: v\n')
+		# a target the step before did not build: nothing to compare
+		self.res('r', '003-c.patch', 'y', target='y', status='ok', image_sha='A', code_sha='C')
+		steps.compare(self.rec)
+		self.assertEqual(self.tail('002-b.patch', 'x'), ['new_warnings=0', 'codegen='])
+		self.assertEqual(self.tail('003-c.patch', 'x'), ['new_warnings=1', 'codegen=identical'])
+		self.assertEqual(self.tail('003-c.patch', 'y'), ['new_warnings=0', 'codegen='])
+
+	def test_old_lines_replaced_others_kept(self):
+		f = os.path.join(self.rec, '000-baseline', 'x.result')
+		write(f, 'target=x\nnew_warnings=9\nstatus=ok\ncodegen=differs\nseconds=1.0')
+		self.res('r', '000-baseline', 'checkpatch', status='ok', codegen='kept')
+		steps.compare(self.rec)
+		self.assertEqual(read(f), 'target=x\nstatus=ok\nseconds=1.0\nnew_warnings=0\ncodegen=\n')
+		# not a target result (no target= line): untouched
+		self.assertEqual(self.tail('000-baseline', 'checkpatch'), ['status=ok', 'codegen=kept'])
+		steps.compare(self.rec)
+		self.assertEqual(read(f), 'target=x\nstatus=ok\nseconds=1.0\nnew_warnings=0\ncodegen=\n')
+
+	def test_binary_lines_as_grep(self):
+		self.res('r', '000-baseline', 'x', target='x', status='ok')
+		self.log('000-baseline', 'x', '')
+		self.res('r', '001-a.patch', 'x', target='x', status='ok')
+		with open(os.path.join(self.rec, '001-a.patch', 'x.log'), 'wb') as f:
+			f.write(b'a.c:1: warning: \xff not UTF-8\nb.c:1: warning: \xc3\xa9t\xc3\xa9\n')
+		self.res('r', '002-b.patch', 'x', target='x', status='ok')
+		with open(os.path.join(self.rec, '002-b.patch', 'x.log'), 'wb') as f:
+			f.write(b'c.c:1: warning: a NUL after me\n\0\n')
+		steps.compare(self.rec)
+		self.assertEqual(self.tail('001-a.patch', 'x')[0], 'new_warnings=1')
+		self.assertEqual(self.tail('002-b.patch', 'x')[0], 'new_warnings=0')
+
+	def test_order_of_series_file(self):
+		"""The step before is the one before in .series, whatever the names."""
+		write(os.path.join(self.rec, '.series'), 'b.patch\na.patch\n')
+		self.res('r', '001-b.patch', 'x', target='x', status='ok', image_sha='A', code_sha='C')
+		self.res('r', '002-a.patch', 'x', target='x', status='ok', image_sha='A', code_sha='C')
+		self.res('r', '001-a.patch', 'x', target='x', status='ok', image_sha='A', code_sha='C')
+		steps.compare(self.rec)
+		self.assertEqual(self.tail('002-a.patch', 'x')[1], 'codegen=identical')
+		# not a step of the series: not touched
+		self.assertEqual(self.tail('001-a.patch', 'x'), ['image_sha=A', 'code_sha=C'])
+
+	def test_info_series_without_series_file(self):
+		os.remove(os.path.join(self.rec, '.series'))
+		write(os.path.join(self.rec, 'info'), 'base=9.9\nseries=a.patch b.patch\n')
+		self.assertEqual(steps.step_names(self.rec), ['000-baseline', '001-a.patch', '002-b.patch'])
+
+	def test_no_series_is_an_error_nothing_written(self):
+		os.remove(os.path.join(self.rec, '.series'))
+		self.res('r', '000-baseline', 'x', target='x', status='ok')
+		with self.assertRaises(common.Error):
+			steps.compare(self.rec)
+		self.assertEqual(self.tail('000-baseline', 'x'), ['target=x', 'status=ok'])
+
+	def test_cli_exit_codes(self):
+		self.res('r', '000-baseline', 'x', target='x', status='ok')
+		run = CliTest.run_cli
+		self.assertEqual(run(self, 'compare-steps', self.rec)[0], common.Exit.OK)
+		self.assertEqual(self.tail('000-baseline', 'x'), ['new_warnings=0', 'codegen='])
+		rc, _, err = run(self, 'compare-steps', os.path.join(self.tmp, 'none'))
+		self.assertEqual(rc, common.Exit.FAILURE)
+		self.assertIn('error: no record folder', err)
 
 
 if __name__ == '__main__':

@@ -20,6 +20,8 @@ model live here, behind one entry point (python3 -m seriesci, see cli.py):
   abi       abi-report: how each arch deviates from the canonical ABI
   rebase_state  scripts/rebase's state, results and report (rebase-state)
   census    dup-census: the census of duplicated arch headers, and --raw
+  steps     compare-steps: new_warnings= and codegen= of each step's targets
+            against the step before (ci-series' compare_steps)
 
 Standard library only (Debian 12's python3, 3.11).  The old command names
 in scripts/ are thin wrappers that run a subcommand of this package.

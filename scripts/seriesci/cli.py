@@ -187,6 +187,11 @@ def _rebase_state(sub):
 	rebase_state.add_parser(sub)
 
 
+def _steps(sub):
+	from seriesci import steps
+	steps.add_parser(sub)
+
+
 def _whole(s):
 	"""A whole number option value: digits only."""
 	if not s or not s.isdigit() or not s.isascii():
@@ -200,7 +205,7 @@ def parser():
 		epilog='Exit codes: 0 done, 1 error, 2 usage, 3 (reach) unreached, '
 		'4 (report) a regression, 5 (report) not decided.')
 	sub = p.add_subparsers(dest='command', metavar='SUBCOMMAND', required=True)
-	for f in (_results, _merge, _reach, _proof, _targets, _report, _kcidb, _census, _abi, _rebase_state):
+	for f in (_results, _merge, _reach, _proof, _targets, _report, _kcidb, _census, _abi, _rebase_state, _steps):
 		f(sub)
 	return p
 
