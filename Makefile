@@ -13,7 +13,7 @@ endif
 Q ?=
 
 .PHONY: all deps tree boot push pop top refresh applied lint export results check help rebase nightly submit-check \
-	ci-quick ci-full bench-ci
+	ci-quick ci-full ci-columns bench-ci
 
 all: boot
 
@@ -71,6 +71,10 @@ ci-quick:
 ci-full:
 	@scripts/ci-series --down $(Q)
 
+# the same matrix one target column at a time, resumable across sessions
+ci-columns:
+	@scripts/ci-columns $(TARGETS)
+
 bench-ci:
 	@scripts/bench-ci $(Q)
 
@@ -91,4 +95,5 @@ help:
 	@echo 'make check       the tests (prove tests/), with the quick tier of per-patch CI'
 	@echo 'make ci-quick    the quick tier after every patch (x86_64, m68k, example): $(OUT)/ci/$(BASE)-quick'
 	@echo 'make ci-full     every target after every patch: $(OUT)/ci/$(BASE)/results.html (Q=--restart)'
+	@echo 'make ci-columns  the same one target column at a time, resumable: $(OUT)/ci/BASE-full/TARGET (TARGETS=a b)'
 	@echo 'make bench-ci    cold build-all vs the per-patch run, and their ratio (TIER=quick for the quick tier)'

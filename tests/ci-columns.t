@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# tests/ci-columns.t - scripts/ci-columns runs ci-series --down one target
+# column at a time: a failed column is logged and not marked done, a done
+# one (TARGET.ok) is skipped, DIR/stop stops before the next column.  The
+# mini fixture series and two targets whose cross compiler does not exist
+# (no kernel make runs), as tests/ci-concurrent.t.
+. "$(dirname "$0")/tap.sh"
+. "$T_DIR/mini.sh"
+
+command -v quilt >/dev/null 2>&1 || skip_all "no quilt"
+plan 7
+mini_setup
+printf '#!/bin/sh\necho "example: reached /init" > "$2"\n' > "$TMP/boot"
+chmod +x "$TMP/boot"
+export BOOT_EXAMPLE="$TMP/boot"
+"$REPO/scripts/tree" > "$TMP/tree.log" 2>&1 || { cat "$TMP/tree.log"; exit 1; }
+mkdir -p "$TREE/scripts" "$TMP/configs"
+printf '#!/bin/sh\necho "total: 0 errors, 0 warnings, 0 checks"\n' > "$TREE/scripts/checkpatch.pl"
+chmod +x "$TREE/scripts/checkpatch.pl"
+: > "$TMP/configs/base.config"
+printf 'a alpha nosuch-linux-gnu- quick\nb alpha nosuch-linux-gnu- quick\n' > "$TMP/configs/targets"
+: > "$TMP/configs/a.config"
+: > "$TMP/configs/b.config"
+export CONFIGS="$TMP/configs" KBUILD_LOCK="$TMP/lock"
+unset KBUILD_LOCK_HELD TARGETS TIER SHARD
+D=$TMP/cols
+export COLUMNS_DIR=$D
+
+out=$("$REPO/scripts/ci-columns" 2>&1) && rc=0 || rc=$?
+is "$rc" 1 "a column whose builds fail makes ci-columns fail"
+like "$(cat "$D/done.log")" "^a rc=1 [0-9]+s" "each column is logged with its exit status"
+like "$(sed -n 2p "$D/done.log")" "^b rc=1 " "and the next column still runs"
+is "$(ls "$D"/*.ok 2>/dev/null | wc -l)" 0 "a failed column is not marked done"
+is "$(ls -d "$D"/a/[0-9]*/ | wc -l)" "$(( $(series_patches | wc -l) + 1 ))" "a column has every step of the series and the baseline"
+touch "$D/a.ok"
+like "$("$REPO/scripts/ci-columns" a 2>&1)" "SKIP +a: column done" "a column marked done is skipped"
+touch "$D/stop"
+like "$("$REPO/scripts/ci-columns" b 2>&1)" "STOP .*not starting b" "DIR/stop stops before the next column"
+done_testing
