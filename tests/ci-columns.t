@@ -10,20 +10,7 @@
 
 command -v quilt >/dev/null 2>&1 || skip_all "no quilt"
 plan 7
-mini_setup
-printf '#!/bin/sh\necho "example: reached /init" > "$2"\n' > "$TMP/boot"
-chmod +x "$TMP/boot"
-export BOOT_EXAMPLE="$TMP/boot"
-"$REPO/scripts/tree" > "$TMP/tree.log" 2>&1 || { cat "$TMP/tree.log"; exit 1; }
-mkdir -p "$TREE/scripts" "$TMP/configs"
-printf '#!/bin/sh\necho "total: 0 errors, 0 warnings, 0 checks"\n' > "$TREE/scripts/checkpatch.pl"
-chmod +x "$TREE/scripts/checkpatch.pl"
-: > "$TMP/configs/base.config"
-printf 'a alpha nosuch-linux-gnu- quick\nb alpha nosuch-linux-gnu- quick\n' > "$TMP/configs/targets"
-: > "$TMP/configs/a.config"
-: > "$TMP/configs/b.config"
-export CONFIGS="$TMP/configs" KBUILD_LOCK="$TMP/lock"
-unset KBUILD_LOCK_HELD TARGETS TIER SHARD
+mini_ci_setup a b
 D=$TMP/cols
 export COLUMNS_DIR=$D
 

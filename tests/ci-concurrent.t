@@ -11,19 +11,7 @@
 command -v quilt >/dev/null 2>&1 || skip_all "no quilt"
 command -v flock >/dev/null 2>&1 || skip_all "no flock"
 plan 5
-mini_setup
-printf '#!/bin/sh\necho "example: reached /init" > "$2"\n' > "$TMP/boot"
-chmod +x "$TMP/boot"
-export BOOT_EXAMPLE="$TMP/boot"
-"$REPO/scripts/tree" > "$TMP/tree.log" 2>&1 || { cat "$TMP/tree.log"; exit 1; }
-mkdir -p "$TREE/scripts" "$TMP/configs"
-printf '#!/bin/sh\necho "total: 0 errors, 0 warnings, 0 checks"\n' > "$TREE/scripts/checkpatch.pl"
-chmod +x "$TREE/scripts/checkpatch.pl"
-: > "$TMP/configs/base.config"
-echo "a alpha nosuch-linux-gnu- quick" > "$TMP/configs/targets"
-: > "$TMP/configs/a.config"
-export CONFIGS="$TMP/configs" KBUILD_LOCK="$TMP/lock"
-unset KBUILD_LOCK_HELD TARGETS TIER SHARD
+mini_ci_setup a
 ci=$OUT/ci/$BASE
 npatch=$(series_patches | wc -l)
 

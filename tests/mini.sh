@@ -20,6 +20,30 @@ mini_setup() {
 	mini_baseline 9.9.1 "$T_DIR/fixtures/mini/tree"
 }
 
+# mini_ci_setup TARGET...: mini_setup, the tree made, and what ci-series
+# needs to run on it without a kernel make: a stand-in boot and
+# checkpatch.pl, configs/ whose targets are the TARGET names, each an
+# alpha target whose cross compiler does not exist (its builds fail at
+# once), and a build lock of the test's own.
+mini_ci_setup() {
+	mini_setup
+	printf '#!/bin/sh\necho "example: reached /init" > "$2"\n' > "$TMP/boot"
+	chmod +x "$TMP/boot"
+	export BOOT_EXAMPLE="$TMP/boot"
+	"$REPO/scripts/tree" > "$TMP/tree.log" 2>&1 || { cat "$TMP/tree.log"; exit 1; }
+	mkdir -p "$TREE/scripts" "$TMP/configs"
+	printf '#!/bin/sh\necho "total: 0 errors, 0 warnings, 0 checks"\n' > "$TREE/scripts/checkpatch.pl"
+	chmod +x "$TREE/scripts/checkpatch.pl"
+	: > "$TMP/configs/base.config"
+	: > "$TMP/configs/targets"
+	for _t; do
+		echo "$_t alpha nosuch-linux-gnu- quick" >> "$TMP/configs/targets"
+		: > "$TMP/configs/$_t.config"
+	done
+	export CONFIGS="$TMP/configs" KBUILD_LOCK="$TMP/lock"
+	unset KBUILD_LOCK_HELD TARGETS TIER SHARD
+}
+
 # mini_baseline VERSION DIR: one more stand-in baseline, linux-source-9.9
 # VERSION-1 made of the tree DIR, as a .deb in $OUT/dl, pinned in $BASELINES.
 mini_baseline() {
