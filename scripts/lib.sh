@@ -82,6 +82,15 @@ config_targets() {
 		python3 -B -m seriesci targets "$@"
 }
 
+# record_write [--result] [--from SRC] FILE KEY=VALUE... [-- ...]: write
+# the key=value files of a ci-series record (python3 -m seriesci record
+# write --help): every key and value checked in one place, the files
+# written atomically; one python start for all the files given.
+record_write() {
+	PYTHONPATH=$REPO/scripts${PYTHONPATH:+:$PYTHONPATH} SERIESCI_PROG=$prog \
+		python3 -B -m seriesci record write "$@"
+}
+
 # help_exit: for -h/--help: print the script's header comment (its usage
 # and what it does) on stdout and exit 0, doing nothing else.
 help_exit() {

@@ -817,7 +817,7 @@ class CensusReportTest(unittest.TestCase):
 
 
 CMDS = ('results', 'merge-results', 'reach', 'codegen-proof', 'targets', 'report', 'kcidb', 'abi-report', 'rebase-state',
-	'compare-steps')
+	'compare-steps', 'record')
 
 
 class CliTest(unittest.TestCase):
@@ -1266,6 +1266,74 @@ class StepsTest(TmpTest):
 		rc, _, err = run(self, 'compare-steps', os.path.join(self.tmp, 'none'))
 		self.assertEqual(rc, common.Exit.FAILURE)
 		self.assertIn('error: no record folder', err)
+
+
+class RecordWriteTest(TmpTest):
+	"""Issue 23: record write, the one writer of the shell's key=value files."""
+
+	def data(self, name):
+		with open(os.path.join(self.tmp, name), 'rb') as f:
+			return f.read()
+
+	def test_bytes_as_printf(self):
+		f = os.path.join(self.tmp, 'boot.result')
+		record.write_files(['--result', f, 'status=skip', 'seconds=0.0', 'first_error=a = b\\c',
+				    'log=/x y/boot.log'])
+		self.assertEqual(self.data('boot.result'),
+				 b'status=skip\nseconds=0.0\nfirst_error=a = b\\c\nlog=/x y/boot.log\n')
+		self.assertEqual(record.check_kv(f), '')
+		self.assertEqual(record.read_kv(f)['first_error'], 'a = b\\c')
+
+	def test_refused_nothing_written(self):
+		a, b = os.path.join(self.tmp, 'a'), os.path.join(self.tmp, 'b')
+		for bad in (['x=1\n2'], ['X=1'], ['1x=1'], ['x=1', 'x=2'], ['-=1']):
+			with self.assertRaises(common.Error, msg=bad):
+				record.write_files([a, 'k=v', '--', b] + bad)
+			self.assertFalse(os.path.exists(a) or os.path.exists(b), bad)
+		with self.assertRaises(common.Usage):
+			record.write_files([a, 'novalue'])
+		with self.assertRaises(common.Usage):
+			record.write_files(['--bogus', a])
+		with self.assertRaises(common.Usage):
+			record.write_files([])
+
+	def test_result_checked(self):
+		f = os.path.join(self.tmp, 'x.result')
+		for bad in (['status=maybe'], ['status=ok', 'seconds=1,5'], ['warnings=0']):
+			with self.assertRaises(common.Error, msg=bad):
+				record.write_files(['--result', f] + bad)
+		self.assertFalse(os.path.exists(f))
+		record.write_files([f, 'status=maybe'])	# not a result: only the lines checked
+		self.assertEqual(self.data('x.result'), b'status=maybe\n')
+
+	def test_from_sets_in_place(self):
+		src = os.path.join(self.tmp, 'src')
+		with open(src, 'wb') as fh:
+			fh.write(b'target=a\nlog=/build/a.log\nfirst_error=x|y&z\nlog=/again\nodd line\nlast=1')
+		out = os.path.join(self.tmp, 'out')
+		record.write_files(['--from', src, out, 'log=/s|t&p\\1/a.log', 'new=v'])
+		self.assertEqual(self.data('out'), b'target=a\nlog=/s|t&p\\1/a.log\nfirst_error=x|y&z\n'
+				 b'log=/s|t&p\\1/a.log\nodd line\nlast=1new=v\n')
+		# in place, and as sed 's|^log=.*|log=...|' on a plain path
+		record.write_files(['--from', out, out, 'log=/s/a.log'])
+		self.assertEqual(self.data('out').count(b'log=/s/a.log\n'), 2)
+
+	def test_undecodable_value(self):
+		f = os.path.join(self.tmp, 'c.result')
+		v = b'first_error=caf\xe9'.decode('utf-8', 'surrogateescape')
+		record.write_files(['--result', f, 'status=fail', v])
+		self.assertEqual(self.data('c.result'), 'status=fail\nfirst_error=caf\ufffd\n'.encode())
+		self.assertEqual(record.check_kv(f), '')
+
+	def test_cli_exit_codes(self):
+		f = os.path.join(self.tmp, 'k')
+		run = CliTest.run_cli
+		self.assertEqual(run(self, 'record', 'write', f, 'a=1')[0], 0)
+		self.assertEqual(self.data('k'), b'a=1\n')
+		self.assertEqual(run(self, 'record', 'write', f, 'a=1\n')[0], common.Exit.FAILURE)
+		self.assertEqual(run(self, 'record', 'write', '--bogus')[0], common.Exit.USAGE)
+		rc, out, _ = run(self, 'record', 'write', '--help')
+		self.assertEqual((rc, 'usage:' in out), (0, True))
 
 
 if __name__ == '__main__':

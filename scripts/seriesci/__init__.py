@@ -8,6 +8,7 @@ model live here, behind one entry point (python3 -m seriesci, see cli.py):
   common    exit codes, errors, the Kbuild-style step line
   targets   configs/targets, the one reader of it
   record    the ci-series record folder: the one reader and writer
+            (record write: the shell's key=value files)
   render    results.json (json.dumps), results.md, results.html, and per
             build cell metadata.py's and repro.py's files
   metadata  TARGET.metadata.json of a build cell (tuxmake's field names)

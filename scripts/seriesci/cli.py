@@ -192,6 +192,30 @@ def _steps(sub):
 	steps.add_parser(sub)
 
 
+def _record(sub):
+	from seriesci import record
+	p = sub.add_parser(allow_abbrev=False, name='record', help='write the key=value files of a ci-series record',
+			   description='The one writer of the key=value files of a ci-series record, '
+			   'as scripts/ci-series and scripts/build-arch call it (the reader is '
+			   'scripts/seriesci/record.py).')
+	rs = p.add_subparsers(dest='record_command', metavar='ACTION', required=True)
+	w = rs.add_parser(allow_abbrev=False, name='write', help='write record files',
+			  usage='%(prog)s [--result] [--from SRC] FILE [KEY=VALUE...] [-- ...]',
+			  description='Write FILE as KEY=VALUE lines, in the order given, atomically.  '
+			  'With --from SRC: the lines of SRC byte for byte, every line of a KEY given '
+			  'set to its VALUE in place, and the KEYs SRC lacks added at the end (SRC may '
+			  'be FILE: changed in place).  With --result: refused unless the file reads '
+			  'back as a result (status= ok, fail or skip; numbers where numbers go).  '
+			  "A KEY is [a-z_][a-z0-9_]*; a VALUE with a newline is refused (the reader "
+			  'splits at newlines); undecodable bytes of a VALUE are written as U+FFFD.  '
+			  'More files after "--", each with its own options: every file is checked '
+			  'before any is written (one python start for all the files of a step).',
+			  epilog='Exit codes: 0 written, 1 refused (nothing written), 2 usage.')
+	w.add_argument('args', nargs=argparse.REMAINDER, metavar='ARG',
+		       help='[--result] [--from SRC] FILE [KEY=VALUE...], groups separated by --')
+	w.set_defaults(func=lambda a: record.write_files(a.args))
+
+
 def _whole(s):
 	"""A whole number option value: digits only."""
 	if not s or not s.isdigit() or not s.isascii():
@@ -205,13 +229,30 @@ def parser():
 		epilog='Exit codes: 0 done, 1 error, 2 usage, 3 (reach) unreached, '
 		'4 (report) a regression, 5 (report) not decided.')
 	sub = p.add_subparsers(dest='command', metavar='SUBCOMMAND', required=True)
-	for f in (_results, _merge, _reach, _proof, _targets, _report, _kcidb, _census, _abi, _rebase_state, _steps):
+	for f in (_results, _merge, _reach, _proof, _targets, _report, _kcidb, _census, _abi, _rebase_state, _steps,
+		  _record):
 		f(sub)
 	return p
 
 
 def main(argv=None):
 	argv = sys.argv[1:] if argv is None else argv
+	# record write runs several times a ci-series step: straight to it,
+	# without building every parser (half of python's start-up here)
+	if argv[:2] == ['record', 'write'] and argv[2:3] not in (['-h'], ['--help']):
+		os.environ.setdefault('SERIESCI_PROG', 'record write')
+		from seriesci import record
+		try:
+			return int(record.write_files(argv[2:]))
+		except common.Usage as e:
+			print(f'{common.prog()}: error: {e}\nusage: {record.WRITE_USAGE}', file=sys.stderr)
+			return int(common.Exit.USAGE)
+		except common.Error as e:
+			print(f'{common.prog()}: error: {e}', file=sys.stderr)
+			return int(common.Exit.FAILURE)
+		except OSError as e:
+			print(f'{common.prog()}: error: {e.filename or ""}: {e.strerror or e}', file=sys.stderr)
+			return int(common.Exit.FAILURE)
 	p = parser()
 	# the wrappers in scripts/ call us by their own name
 	subs = p._subparsers._group_actions[0].choices

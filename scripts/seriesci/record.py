@@ -10,6 +10,7 @@
 A result file is key=value lines; the last of a key counts.  In info the
 first counts (as the shell's `sed | head -n 1` read it).
 """
+import contextlib
 import os
 import re
 
@@ -43,6 +44,11 @@ def check_kv(path, result=True):
 			data = f.read()
 	except OSError as e:
 		return f'unreadable ({e.strerror})'
+	return check_data(data, result)
+
+
+def check_data(data, result=True):
+	"""check_kv on the bytes of a file."""
 	if not data.strip():
 		return 'empty'
 	if b'\0' in data:
@@ -100,6 +106,158 @@ def write_kv(path, pairs):
 		for k, v in pairs:
 			f.write(f'{k}={v}\n')
 	os.replace(tmp, path)
+
+
+# --- the writer of the shell: `seriesci record write` ---------------------
+#
+# What scripts/ci-series and scripts/build-arch wrote with printf, a here
+# document and sed, in one place, checked: a key is [a-z_][a-z0-9_]*; a
+# value is one line (no newline, no NUL: the reader splits at newlines);
+# a value that is not UTF-8 (argv gives it as surrogate escapes: a log
+# line with a stray byte) is written with U+FFFD for each byte that does
+# not decode, where the shell wrote the bytes and the reader then called
+# the whole file malformed.  Every other value is written byte for byte
+# as printf '%s' wrote it.
+
+def check_pair(key, value):
+	"""Why KEY=VALUE cannot be a line of a record file, or ''."""
+	if not _KEY_RE.match(key):
+		return f'{key[:40]!r} is not a record key ([a-z_][a-z0-9_]*)'
+	for c, name in (('\n', 'a newline'), ('\0', 'a NUL byte')):
+		if c in value:
+			return f'the value of {key} has {name}: the reader splits lines at newlines'
+	return ''
+
+
+def clean_value(value):
+	"""VALUE as written: undecodable bytes (surrogate escapes) as U+FFFD."""
+	try:
+		value.encode('utf-8')
+		return value
+	except UnicodeEncodeError:
+		raw = value.encode('utf-8', 'surrogateescape')
+		return raw.decode('utf-8', 'replace')
+
+
+def parse_pair(arg):
+	"""KEY=VALUE -> (key, value), checked."""
+	k, eq, v = arg.partition('=')
+	if not eq:
+		raise common.Usage(f'{arg[:60]!r} is not KEY=VALUE')
+	why = check_pair(k, v)
+	if why:
+		raise common.Error(why)
+	return k, clean_value(v)
+
+
+def _lines_keep(data):
+	"""The lines of DATA (bytes), each with its newline (the last may
+	have none), as sed reads them."""
+	return data.splitlines(keepends=True) if data else []
+
+
+def compose(pairs, src=None, result=False):
+	"""The bytes of a record file: the lines of SRC (bytes of a file,
+	kept as they are) with every line of a key in PAIRS set to its value
+	in place, as sed 's|^KEY=.*|KEY=VALUE|' did, then the PAIRS whose
+	key SRC has no line of, in order.  With result, the file must read
+	back as a result (check_kv): a status= of ok, fail or skip, numbers
+	where numbers go."""
+	want = dict(pairs)
+	out = []
+	seen = set()
+	for l in _lines_keep(src):
+		body = l.rstrip(b'\n')
+		k, eq, _ = body.partition(b'=')
+		key = k.decode('utf-8', 'surrogateescape') if eq else None
+		if key in want:
+			seen.add(key)
+			l = f'{key}={want[key]}'.encode('utf-8') + l[len(body):]
+		out.append(l)
+	for k, v in pairs:
+		if k not in seen:
+			out.append(f'{k}={v}\n'.encode('utf-8'))
+			seen.add(k)
+	data = b''.join(out)
+	if result:
+		why = check_data(data)
+		if why:
+			raise common.Error(f'not a result file: {why}')
+	return data
+
+
+def write_bytes(path, data):
+	"""DATA into PATH atomically (a temporary file beside it, renamed)."""
+	tmp = f'{path}.new.{os.getpid()}'
+	try:
+		with open(tmp, 'wb') as f:
+			f.write(data)
+		os.replace(tmp, path)
+	except BaseException:
+		with contextlib.suppress(OSError):
+			os.unlink(tmp)
+		raise
+
+
+WRITE_USAGE = ('record write [--result] [--from SRC] FILE [KEY=VALUE...] '
+	       '[-- [--result] [--from SRC] FILE [KEY=VALUE...]]...')
+
+
+def parse_writes(argv):
+	"""The groups of `record write`: [(file, src, result, pairs)]."""
+	groups = []
+	cur = None
+	for a in list(argv) + ['--']:
+		if cur is None:
+			cur = {'file': None, 'src': None, 'result': False, 'pairs': [], 'want_src': False}
+		if cur['want_src']:
+			cur['src'] = a
+			cur['want_src'] = False
+		elif a == '--':
+			if cur['file'] is None:
+				if cur['src'] is not None or cur['result']:
+					raise common.Usage('a group without FILE')
+				cur = None
+				continue
+			groups.append((cur['file'], cur['src'], cur['result'], cur['pairs']))
+			cur = None
+		elif cur['file'] is None and a == '--result':
+			cur['result'] = True
+		elif cur['file'] is None and a == '--from':
+			cur['want_src'] = True
+		elif cur['file'] is None and a.startswith('-') and a != '-':
+			raise common.Usage(f'unknown option {a}')
+		elif cur['file'] is None:
+			cur['file'] = a
+		else:
+			cur['pairs'].append(parse_pair(a))
+	if cur is not None and cur['want_src']:
+		raise common.Usage('--from needs SRC')
+	if not groups:
+		raise common.Usage('no FILE to write')
+	return groups
+
+
+def write_files(argv):
+	"""`record write`: every group checked and composed first, then the
+	files written (none when one is refused)."""
+	out = []
+	for path, src, result, pairs in parse_writes(argv):
+		keys = [k for k, _ in pairs]
+		dup = {k for k in keys if keys.count(k) > 1}
+		if dup:
+			raise common.Error(f'{path}: {", ".join(sorted(dup))} given twice')
+		data = None
+		if src is not None:
+			try:
+				with open(src, 'rb') as f:
+					data = f.read()
+			except OSError as e:
+				raise common.Error(f'--from {src}: {e.strerror}')
+		out.append((path, compose(pairs, data, result)))
+	for path, data in out:
+		write_bytes(path, data)
+	return common.Exit.OK
 
 
 _ERR_RE = re.compile(r'(error|Error|ERROR):|undefined reference| dropped by Kconfig: | requested off, but ')
