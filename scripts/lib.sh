@@ -91,6 +91,24 @@ record_write() {
 		python3 -B -m seriesci record write "$@"
 }
 
+# ci_fingerprint ACTION ARG...: python3 -m seriesci fingerprint ACTION
+# (plan, check-ok, write-ok) with what decides a ci-series step besides
+# the series, the patches and configs/ (which it reads itself): the
+# baseline's pin, the targets $FP_TARGETS, what scripts/build-arch
+# --toolchain prints of each (kept in the file $FP_TOOLCHAIN, made when
+# missing) and CODEGEN (default 1, as ci-series has it).
+ci_fingerprint() {
+	if [ ! -f "$FP_TOOLCHAIN" ]; then
+		for _t in $FP_TARGETS; do
+			"$REPO/scripts/build-arch" --toolchain "$_t" || return 1
+		done > "$FP_TOOLCHAIN.tmp" || return 1
+		mv "$FP_TOOLCHAIN.tmp" "$FP_TOOLCHAIN"
+	fi
+	PYTHONPATH=$REPO/scripts${PYTHONPATH:+:$PYTHONPATH} SERIESCI_PROG=$prog \
+		python3 -B -m seriesci fingerprint "$@" --targets "$FP_TARGETS" --base "$BASE" \
+		--base-id "$(baseline_line "$BASE")" --toolchain "$FP_TOOLCHAIN" --set "CODEGEN=${CODEGEN:-1}"
+}
+
 # help_exit: for -h/--help: print the script's header comment (its usage
 # and what it does) on stdout and exit 0, doing nothing else.
 help_exit() {

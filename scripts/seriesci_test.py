@@ -817,7 +817,7 @@ class CensusReportTest(unittest.TestCase):
 
 
 CMDS = ('results', 'merge-results', 'reach', 'codegen-proof', 'targets', 'report', 'kcidb', 'abi-report', 'rebase-state',
-	'compare-steps', 'record')
+	'compare-steps', 'record', 'fingerprint')
 
 
 class CliTest(unittest.TestCase):
@@ -1268,6 +1268,9 @@ class StepsTest(TmpTest):
 		self.assertIn('error: no record folder', err)
 
 
+from seriesci import fingerprint  # noqa: E402  (the writer's and fingerprint's tests below)
+
+
 class RecordWriteTest(TmpTest):
 	"""Issue 23: record write, the one writer of the shell's key=value files."""
 
@@ -1334,6 +1337,131 @@ class RecordWriteTest(TmpTest):
 		self.assertEqual(run(self, 'record', 'write', '--bogus')[0], common.Exit.USAGE)
 		rc, out, _ = run(self, 'record', 'write', '--help')
 		self.assertEqual((rc, 'usage:' in out), (0, True))
+
+
+class FingerprintTest(TmpTest):
+	"""Issue 23: a done step is reused only for the series it judged."""
+
+	def setUp(self):
+		super().setUp()
+		t = self.tmp
+		self.patches = os.path.join(t, 'patches')
+		self.series = os.path.join(self.patches, 'series')
+		write(self.series, '# a comment\na.patch\nb.patch -p1   # with an option\nc.patch\n')
+		for n in 'abc':
+			write(os.path.join(self.patches, f'{n}.patch'), f'patch {n}\n')
+		self.configs = os.path.join(t, 'configs')
+		write(os.path.join(self.configs, 'targets'), 'x86 x86 - quick\nm68k m68k m68k-linux-gnu- quick\n')
+		write(os.path.join(self.configs, 'base.config'), 'CONFIG_A=y\n')
+		write(os.path.join(self.configs, 'x86.config'), '# include: more.config\n')
+		write(os.path.join(self.configs, 'more.config'), 'CONFIG_B=y\n')
+		self.ignore = os.path.join(t, 'ignore')
+		write(self.ignore, '# c\n* UNKNOWN_COMMIT_ID # why\nb.patch NEW_TYPEDEFS # why\n')
+		self.rec = os.path.join(t, 'rec')
+		os.makedirs(self.rec)
+		self.tc = b'target=x86\ncompiler=gcc 12\n'
+
+	def inputs(self, targets=('x86',)):
+		return fingerprint.Inputs('9.9.1', 'linux-source-9.9 9.9.1-1 abc -', targets,
+					  os.path.join(self.configs, 'targets'), self.configs, self.tc,
+					  ['CODEGEN=1'], self.series, self.patches, self.ignore)
+
+	def run_all(self):
+		"""A ci-series run: every step not kept is done with its plan."""
+		lines, first = fingerprint.plan(self.rec, self.inputs())
+		for l in lines:
+			s, verdict = l.split(' ', 1)
+			if verdict != 'keep':
+				os.makedirs(os.path.join(self.rec, s), exist_ok=True)
+				shutil.copy(os.path.join(self.rec, fingerprint.PLAN, s),
+					    os.path.join(self.rec, s, fingerprint.FILE))
+				write(os.path.join(self.rec, s, 'done'), '')
+		return lines, first
+
+	def test_changed_patch_redoes_from_it(self):
+		lines, first = self.run_all()
+		self.assertEqual(lines, ['000-baseline run', '001-a.patch run', '002-b.patch run', '003-c.patch run'])
+		self.assertEqual(self.run_all(), (['000-baseline keep', '001-a.patch keep', '002-b.patch keep',
+						   '003-c.patch keep'], 0))
+		write(os.path.join(self.patches, 'b.patch'), 'patch b, again\n')
+		lines, first = self.run_all()
+		self.assertEqual(lines, ['000-baseline keep', '001-a.patch keep',
+					 '002-b.patch redo: patch b.patch changed', '003-c.patch redo: patch b.patch changed'])
+		self.assertEqual(first, 2)
+
+	def test_series_and_inputs(self):
+		self.run_all()
+		cases = [
+			(lambda: write(self.series, 'a.patch\nb.patch -p0\nc.patch\n'),
+			 '002-b.patch redo: the series line of b.patch changed (b.patch -p1 -> b.patch -p0)'),
+			(lambda: write(os.path.join(self.configs, 'more.config'), 'CONFIG_B=n\n'),
+			 '000-baseline redo: the configs/targets lines or Kconfig fragments of its targets changed'),
+			(lambda: setattr(self, 'tc', b'target=x86\ncompiler=gcc 13\n'),
+			 '000-baseline redo: the toolchain changed (build-arch --toolchain)'),
+			(lambda: write(self.ignore, 'b.patch NEW_TYPEDEFS,X # why\n* UNKNOWN_COMMIT_ID # why\n'),
+			 '002-b.patch redo: its lines of scripts/checkpatch-ignore changed'),
+		]
+		for change, want in cases:
+			change()
+			lines, _ = self.run_all()
+			self.assertIn(want, lines)
+			self.assertEqual(self.run_all()[0].count('002-b.patch keep'), 1, want)
+		# comment lines of the ignore file and of the series change nothing
+		write(self.series, '# other\na.patch\nb.patch   -p0 # x\nc.patch\n')
+		with open(self.ignore, 'a') as f:
+			f.write('# more words\n')
+		self.assertTrue(all(l.endswith(' keep') for l in self.run_all()[0]))
+		write(self.series, 'a.patch\nc.patch\n')
+		lines, first = self.run_all()
+		self.assertEqual(lines[:2], ['000-baseline keep', '001-a.patch keep'])
+		self.assertEqual((lines[2], first), ('002-c.patch run', 0))
+
+	def test_legacy_and_adopt(self):
+		self.run_all()
+		os.unlink(os.path.join(self.rec, '002-b.patch', fingerprint.FILE))
+		os.unlink(os.path.join(self.rec, '003-c.patch', fingerprint.FILE))
+		old = time.time() - 100
+		os.utime(os.path.join(self.rec, '003-c.patch', 'done'), (old, old))
+		lines, first = fingerprint.plan(self.rec, self.inputs())
+		self.assertEqual(lines[2], '002-b.patch redo: no fingerprint (done before ci-series kept them)')
+		self.assertEqual(first, 1)
+		lines, _ = fingerprint.plan(self.rec, self.inputs(), adopt=True)
+		self.assertEqual(lines[2], '002-b.patch adopted')
+		self.assertRegex(lines[3], r'^003-c.patch redo: .*/series changed \(.* UTC\) after this step was done$')
+		self.assertEqual(fingerprint.plan(self.rec, self.inputs())[0][2], '002-b.patch keep')
+
+	def test_tree_stale(self):
+		tree = os.path.join(self.tmp, 'tree')
+		write(os.path.join(tree, '.pc', 'applied-patches'), 'a.patch\nb.patch\n')
+		for n in 'ab':
+			write(os.path.join(tree, '.pc', f'{n}.patch', '.timestamp'), '')
+		inp = self.inputs()
+		self.assertEqual(fingerprint.tree_stale(tree, inp), 0)
+		later = time.time() + 100
+		os.utime(os.path.join(self.patches, 'b.patch'), (later, later))
+		self.assertEqual(fingerprint.tree_stale(tree, inp), 2)
+		self.assertEqual(fingerprint.plan(self.rec, inp, tree=tree)[1], 2)
+		write(os.path.join(tree, '.pc', 'applied-patches'), 'c.patch\n')
+		self.assertEqual(fingerprint.tree_stale(tree, inp), 1)
+		self.assertEqual(fingerprint.tree_stale(os.path.join(self.tmp, 'none'), inp), 0)
+
+	def test_column_ok(self):
+		ok = self.rec + '.ok'
+		with self.assertRaisesRegex(common.Error, 'not done with a fingerprint'):
+			fingerprint.write_ok(ok, self.rec, self.inputs())
+		self.run_all()
+		fingerprint.write_ok(ok, self.rec, self.inputs())
+		self.assertEqual(fingerprint.column_ok(ok, self.inputs()), '')
+		self.assertEqual(record.read_kv(ok)['steps'], '4')
+		write(os.path.join(self.patches, 'c.patch'), 'patch c, again\n')
+		self.assertEqual(fingerprint.column_ok(ok, self.inputs()),
+				 f'{ok} is of another series: patch c.patch changed')
+		with self.assertRaisesRegex(common.Error, 'patch c.patch changed: not marking'):
+			fingerprint.write_ok(ok, self.rec, self.inputs())
+		write(ok, '')
+		self.assertIn('has no fingerprint', fingerprint.column_ok(ok, self.inputs()))
+		with self.assertRaisesRegex(common.Error, "unknown target 'nosuch'"):
+			self.inputs(('nosuch',))
 
 
 if __name__ == '__main__':

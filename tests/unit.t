@@ -5,7 +5,8 @@
 # sparse joins, reach decisions, the codegen paragraph, the targets reader,
 # garbage records, metadata.json, the reproducer (run in a sandbox clone),
 # the bisect report, the KCIDB v5 fields, the census grouping (dup-census),
-# the abi-report rules, the rebase state's resume, --help and exit codes of
+# the abi-report rules, the rebase state's resume, the record writer, the
+# steps' fingerprints, --help and exit codes of
 # the entry point.  One TAP line per unit test;
 # a second or so.
 . "$(dirname "$0")/tap.sh"

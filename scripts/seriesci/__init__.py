@@ -23,6 +23,8 @@ model live here, behind one entry point (python3 -m seriesci, see cli.py):
   census    dup-census: the census of duplicated arch headers, and --raw
   steps     compare-steps: new_warnings= and codegen= of each step's targets
             against the step before (ci-series' compare_steps)
+  fingerprint  what decides a ci-series step: which done steps a run may
+            keep, and whether a ci-columns column is still done
 
 Standard library only (Debian 12's python3, 3.11).  The old command names
 in scripts/ are thin wrappers that run a subcommand of this package.

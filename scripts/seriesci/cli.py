@@ -216,6 +216,11 @@ def _record(sub):
 	w.set_defaults(func=lambda a: record.write_files(a.args))
 
 
+def _fingerprint(sub):
+	from seriesci import fingerprint
+	fingerprint.add_parser(sub)
+
+
 def _whole(s):
 	"""A whole number option value: digits only."""
 	if not s or not s.isdigit() or not s.isascii():
@@ -230,7 +235,7 @@ def parser():
 		'4 (report) a regression, 5 (report) not decided.')
 	sub = p.add_subparsers(dest='command', metavar='SUBCOMMAND', required=True)
 	for f in (_results, _merge, _reach, _proof, _targets, _report, _kcidb, _census, _abi, _rebase_state, _steps,
-		  _record):
+		  _record, _fingerprint):
 		f(sub)
 	return p
 
