@@ -259,8 +259,8 @@ def plan(rec, inp, adopt=False, tree=None):
 				lines.append(f'{s} adopted')
 				continue
 			lines.append(f'{s} redo: {why}')
-			# nothing says which patches the tree had: pop them all
-			first = 1 if not first else min(first, 1)
+			# nothing says which patches it judged: the tree pops them all
+			first = 1
 			continue
 		if stored.get('fingerprint') == cur[0][1]:
 			lines.append(f'{s} keep')
@@ -319,8 +319,8 @@ def inputs(args):
 	series = os.environ.get('QUILT_SERIES') or os.path.join(common.repo(), 'series')
 	ignore = os.environ.get('CHECKPATCH_IGNORE') or os.path.join(common.repo(), 'scripts', 'checkpatch-ignore')
 	for s in args.set:
-		k, eq, _ = s.partition('=')
-		if not eq or record.check_pair(k.lower(), s):
+		k, eq, v = s.partition('=')
+		if not eq or not re.match(r'^[A-Za-z_][A-Za-z0-9_]*$', k) or '\n' in v:
 			raise common.Usage(f'--set {s!r}: want NAME=VALUE on one line')
 	names = args.targets.split()
 	return Inputs(args.base or os.environ.get('BASE', ''), args.base_id, names, tfile, configs,
