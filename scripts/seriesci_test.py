@@ -9,6 +9,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -546,6 +547,21 @@ class ReportTest(TmpTest):
 		self.assertEqual(report.Dest(m, 'one', '1', ['a.patch', 'b.patch']).verdict(), 'NOT DECIDED')
 		self.assertEqual(report.Dest(m, 'z', '1', ['zz.patch']).verdict(), 'NOT DECIDED')
 
+	def test_undecided_warnings_are_not_a_success(self):
+		m = self.matrix()
+		self.res('r', '001-a.patch', 'x', target='x', status='ok', new_warnings='0',
+			 undecided_warnings='1')
+		m = render.Matrix(record.Record(m.rec.dir))
+		d = report.Dest(m, 'one', '1', ['a.patch', 'b.patch'])
+		self.assertEqual(d.verdict(), 'NOT DECIDED')
+		t = report.text(m, [('one', '1', ['a.patch'])], '/r', 's')
+		self.assertIn('?  001-a.patch x: 1 warning line not in the step before', t)
+		self.assertIn('1 with undecided ones', t)
+		self.assertIn('| ok +1w? |', render.to_md(m))
+		self.assertIn('class="ok undecided"', render.to_html(m, 'now'))
+		doc = json.loads(render.to_json(m, 'now'))
+		self.assertEqual(doc['steps'][1]['targets']['x']['undecided_warnings'], 1)
+
 
 # KCIDB I/O schema v5.0 (kcidb-io, kcidb_io/schema/v05_00.py): the
 # properties every object must have ("required") and the only ones it
@@ -817,7 +833,7 @@ class CensusReportTest(unittest.TestCase):
 
 
 CMDS = ('results', 'merge-results', 'reach', 'codegen-proof', 'targets', 'report', 'kcidb', 'abi-report', 'rebase-state',
-	'compare-steps', 'record', 'fingerprint')
+	'compare-steps', 'sticky', 'record', 'fingerprint')
 
 
 class CliTest(unittest.TestCase):
@@ -1158,12 +1174,21 @@ class StepsTest(TmpTest):
 		write(os.path.join(self.rec, step, target + '.log'), text)
 
 	def tail(self, step, target):
-		"""The last two lines of a result: new_warnings=, codegen=."""
-		return read(os.path.join(self.rec, step, target + '.result')).split('\n')[-3:-1]
+		"""The new_warnings= and codegen= lines of a result (the last two
+		lines of one that is not a target's)."""
+		lines = read(os.path.join(self.rec, step, target + '.result')).split('\n')
+		if not any(l.startswith('undecided_warnings=') for l in lines):
+			return lines[-3:-1]
+		return [l for l in lines if l.startswith(('new_warnings=', 'codegen='))]
+
+	def und(self, step, target):
+		"""The undecided_warnings= of a result, a number."""
+		r = read(os.path.join(self.rec, step, target + '.result'))
+		return int(re.search(r'^undecided_warnings=([0-9]+)$', r, re.M).group(1))
 
 	def test_new_warnings_line_numbers_ignored(self):
 		self.res('r', '000-baseline', 'x', target='x', status='ok')
-		self.log('000-baseline', 'x', 'f.c:10:3: warning: old\ng.c:5: warning: other\ncc f.o\n')
+		self.log('000-baseline', 'x', 'f.c:10:3: warning: old\ng.c:5: warning: other\n  CC      h.o\n')
 		self.res('r', '001-a.patch', 'x', target='x', status='ok')
 		self.log('001-a.patch', 'x', 'f.c:99:1: warning: old\ng.c:6: warning: other\n'
 			 'h.c:1:1: warning: new\nh.c:2:2: warning: new\nh.c:3: error: not a warning\n')
@@ -1171,13 +1196,16 @@ class StepsTest(TmpTest):
 		self.assertEqual(self.tail('000-baseline', 'x'), ['new_warnings=0', 'codegen='])
 		# the two "new" lines are one once their numbers go
 		self.assertEqual(self.tail('001-a.patch', 'x'), ['new_warnings=1', 'codegen='])
+		self.assertEqual(self.und('001-a.patch', 'x'), 0)
 
 	def test_warnings_need_both_logs(self):
 		self.res('r', '000-baseline', 'x', target='x', status='ok')
 		self.res('r', '001-a.patch', 'x', target='x', status='ok')
 		self.log('001-a.patch', 'x', 'h.c:1: warning: new\n')
 		steps.compare(self.rec)
+		# no log before: not known whether it is new
 		self.assertEqual(self.tail('001-a.patch', 'x')[0], 'new_warnings=0')
+		self.assertEqual(self.und('001-a.patch', 'x'), 1)
 
 	def test_codegen(self):
 		self.res('r', '000-baseline', 'x', target='x', status='ok', image_sha='A', code_sha='C')
@@ -1207,20 +1235,27 @@ class StepsTest(TmpTest):
 		# a target the step before did not build: nothing to compare
 		self.res('r', '003-c.patch', 'y', target='y', status='ok', image_sha='A', code_sha='C')
 		steps.compare(self.rec)
+		# no step before: its warning is undecided, not new, not none
 		self.assertEqual(self.tail('002-b.patch', 'x'), ['new_warnings=0', 'codegen='])
-		self.assertEqual(self.tail('003-c.patch', 'x'), ['new_warnings=1', 'codegen=identical'])
+		self.assertEqual(self.und('002-b.patch', 'x'), 1)
+		# g.o is not compiled in the step before: undecided
+		self.assertEqual(self.tail('003-c.patch', 'x'), ['new_warnings=0', 'codegen=identical'])
+		self.assertEqual(self.und('003-c.patch', 'x'), 1)
 		self.assertEqual(self.tail('003-c.patch', 'y'), ['new_warnings=0', 'codegen='])
+		self.assertEqual(self.und('003-c.patch', 'y'), 0)
 
 	def test_old_lines_replaced_others_kept(self):
 		f = os.path.join(self.rec, '000-baseline', 'x.result')
-		write(f, 'target=x\nnew_warnings=9\nstatus=ok\ncodegen=differs\nseconds=1.0')
+		write(f, 'target=x\nnew_warnings=9\nstatus=ok\nundecided_warnings=3\ncodegen=differs\nseconds=1.0')
 		self.res('r', '000-baseline', 'checkpatch', status='ok', codegen='kept')
 		steps.compare(self.rec)
-		self.assertEqual(read(f), 'target=x\nstatus=ok\nseconds=1.0\nnew_warnings=0\ncodegen=\n')
+		self.assertEqual(read(f), 'target=x\nstatus=ok\nseconds=1.0\nnew_warnings=0\n'
+				 'undecided_warnings=0\ncodegen=\n')
 		# not a target result (no target= line): untouched
 		self.assertEqual(self.tail('000-baseline', 'checkpatch'), ['status=ok', 'codegen=kept'])
 		steps.compare(self.rec)
-		self.assertEqual(read(f), 'target=x\nstatus=ok\nseconds=1.0\nnew_warnings=0\ncodegen=\n')
+		self.assertEqual(read(f), 'target=x\nstatus=ok\nseconds=1.0\nnew_warnings=0\n'
+				 'undecided_warnings=0\ncodegen=\n')
 
 	def test_binary_lines_as_grep(self):
 		self.res('r', '000-baseline', 'x', target='x', status='ok')
@@ -1232,7 +1267,8 @@ class StepsTest(TmpTest):
 		with open(os.path.join(self.rec, '002-b.patch', 'x.log'), 'wb') as f:
 			f.write(b'c.c:1: warning: a NUL after me\n\0\n')
 		steps.compare(self.rec)
-		self.assertEqual(self.tail('001-a.patch', 'x')[0], 'new_warnings=1')
+		# one line read (b.c's); the step before compiled nothing
+		self.assertEqual(self.und('001-a.patch', 'x'), 1)
 		self.assertEqual(self.tail('002-b.patch', 'x')[0], 'new_warnings=0')
 
 	def test_order_of_series_file(self):
@@ -1257,6 +1293,145 @@ class StepsTest(TmpTest):
 		with self.assertRaises(common.Error):
 			steps.compare(self.rec)
 		self.assertEqual(self.tail('000-baseline', 'x'), ['target=x', 'status=ok'])
+
+	# a build log of build-arch's: its header line, the tree T and O=B
+	HEAD = '# build-arch x: ARCH=x\n# tree /t  O=/b  2026-12-05 13:00:00 UTC\n'
+	FORK = '/t/kernel/fork.c: In function \u2018f\u2019:\n/t/kernel/fork.c:3071:2: warning: #warning clone3\n'
+	STDIN = '  CALL    /t/scripts/checksyscalls.sh\n<stdin>:1519:2: warning: #warning syscall clone3\n'
+
+	def test_producers(self):
+		"""What printed each warning: the object of its file, of the
+		outermost includer of a header (GCC: the last "from", clang: the
+		first "In file included from"), checksyscalls' file, CHKABI; and
+		none for a linker's."""
+		sc = steps.scan((self.HEAD + '  CC      kernel/fork.o\n' + self.FORK + self.STDIN +
+				 'In file included from /t/include/linux/a.h:3,\n'
+				 '                 from /t/mm/x.c:20:\n'
+				 '/t/include/linux/b.h: In function \u2018g\u2019:\n'
+				 '/t/include/linux/b.h:5:2: warning: gcc header\n'
+				 'In file included from /t/mm/y.c:20:\n'
+				 'In file included from /t/include/linux/a.h:3:\n'
+				 '/t/include/linux/b.h:6:1: warning: clang header\n'
+				 '  CC      arch/x/kernel/asm-offsets.s\n'
+				 '/t/arch/x/kernel/asm-offsets.c:1:1: warning: offsets\n'
+				 '/b/lib/gen.c:2:1: warning: generated\n'
+				 '  CHKABI  arch/x\ncanonical ABI: warning: arch/x: rule\n'
+				 'ld: warning: the linker\n').encode())
+		w = {k.decode(): sorted(p.decode() for p in v) for k, v in sc.warnings.items()}
+		self.assertEqual(w, {
+			'/t/kernel/fork.c: warning: #warning clone3': ['kernel/fork.o'],
+			'<stdin>: warning: #warning syscall clone3': ['.tmp_missing-syscalls'],
+			'/t/include/linux/b.h: warning: gcc header': ['mm/x.o'],
+			'/t/include/linux/b.h: warning: clang header': ['mm/y.o'],
+			'/t/arch/x/kernel/asm-offsets.c: warning: offsets': ['arch/x/kernel/asm-offsets.s'],
+			'/b/lib/gen.c: warning: generated': ['lib/gen.o'],
+			'canonical ABI: warning: arch/x: rule': ['CHKABI arch/x'],
+			'ld: warning: the linker': []})
+		self.assertTrue({b'kernel/fork.o', b'.tmp_missing-syscalls', b'CHKABI arch/x'} <= sc.compiled)
+		# mips' instances: "CALL .../checksyscalls.sh for N32"
+		sc = steps.scan(b'  CALL    scripts/checksyscalls.sh for N32\n<stdin>:1:1: warning: w\n')
+		self.assertEqual(sc.warnings, {b'<stdin>: warning: w': {b'.tmp_missing-syscallsN32'}})
+		# without build-arch's header: the compiled object the path ends in
+		sc = steps.scan(b'  CC      kernel/fork.o\n/x/kernel/fork.c:1:1: warning: w\n')
+		self.assertEqual(sc.warnings, {b'/x/kernel/fork.c: warning: w': {b'kernel/fork.o'}})
+
+	def test_judged_only_against_a_step_that_compiled_it(self):
+		"""The sh column of a --down walk before sticky rebuilds: fork.c
+		warns at the steps that recompiled it; the step before that did
+		not: undecided.  One that did, without the warning: new."""
+		self.res('r', '000-baseline', 'x', target='x', status='ok', stage='unreached')
+		self.log('000-baseline', 'x', self.HEAD + '# unreached: not rebuilt\n')
+		self.res('r', '001-a.patch', 'x', target='x', status='ok')
+		self.log('001-a.patch', 'x', self.HEAD + '  CC      kernel/fork.o\n' + self.FORK + self.STDIN)
+		self.res('r', '002-b.patch', 'x', target='x', status='ok')
+		self.log('002-b.patch', 'x', self.HEAD + '  CC      kernel/fork.o\n' + self.FORK +
+			 '  CC      mm/x.o\n/t/mm/x.c:1:1: warning: really new\n'
+			 'ld: warning: the linker\n')
+		steps.compare(self.rec)
+		self.assertEqual((self.tail('001-a.patch', 'x')[0], self.und('001-a.patch', 'x')),
+				 ('new_warnings=0', 2))
+		# fork.c's: compiled before with it; mm/x.c's: compiled before
+		# (001 has no CC mm/x.o): undecided; the linker's: no producer
+		self.assertEqual((self.tail('002-b.patch', 'x')[0], self.und('002-b.patch', 'x')),
+				 ('new_warnings=0', 2))
+		self.log('001-a.patch', 'x', self.HEAD + '  CC      kernel/fork.o\n  CC      mm/x.o\n' +
+			 self.FORK + self.STDIN)
+		steps.compare(self.rec)
+		self.assertEqual((self.tail('002-b.patch', 'x')[0], self.und('002-b.patch', 'x')),
+				 ('new_warnings=1', 1))
+
+	def test_a_new_target_has_new_warnings(self):
+		"""The step before skipped the target (no arch/ARCH yet): nothing
+		was there to compile, so every warning is new."""
+		self.res('r', '000-baseline', 'x', target='x', status='skip', stage='arch')
+		self.log('000-baseline', 'x', 'no arch/x in /t: skipped\n')
+		self.res('r', '001-a.patch', 'x', target='x', status='ok')
+		self.log('001-a.patch', 'x', self.HEAD + 'ld: warning: the linker\n')
+		steps.compare(self.rec)
+		self.assertEqual((self.tail('001-a.patch', 'x')[0], self.und('001-a.patch', 'x')),
+				 ('new_warnings=1', 0))
+
+	def test_sticky_rebuilds_make_old_warnings_old(self):
+		"""A --down walk: 003 warned in fork.c and checksyscalls; sticky
+		deletes both from the build before each lower step, which then
+		compile them and show the warnings: not new anywhere, and the
+		warning 001 really brought (absent from the baseline, which
+		compiled its object) is new."""
+		b = os.path.join(self.tmp, 'build')
+		self.res('r', '003-c.patch', 'x', target='x', status='ok')
+		self.log('003-c.patch', 'x', self.HEAD + '  CC      kernel/fork.o\n  CC      mm/x.o\n' +
+			 self.FORK + self.STDIN + '/t/mm/x.c:1:1: warning: really new\nld: warning: l\n')
+		for f in ('kernel/fork.o', '.tmp_missing-syscalls', 'mm/x.o', 'mm/y.o'):
+			write(os.path.join(b, 'x', f), '')
+		prods, unmapped = steps.sticky(self.rec, '002-b.patch', 'x')
+		self.assertEqual(prods, {b'kernel/fork.o', b'.tmp_missing-syscalls', b'mm/x.o'})
+		self.assertEqual(unmapped, {b'ld: warning: l'})
+		self.assertEqual(steps.rebuild(b, 'x', prods, unmapped),
+				 [b'.tmp_missing-syscalls', b'kernel/fork.o', b'mm/x.o'])
+		self.assertEqual(sorted(os.listdir(os.path.join(b, 'x'))), ['kernel', 'mm'])
+		self.assertTrue(os.path.isfile(os.path.join(b, 'x', 'mm', 'y.o')))
+		self.assertEqual(read(os.path.join(b, 'x.rebuild')),
+				 '.tmp_missing-syscalls\nkernel/fork.o\nmm/x.o\n# unmapped: ld: warning: l\n')
+		# what the lower steps' builds then log: the sticky ones again
+		again = self.HEAD + '  CC      kernel/fork.o\n  CC      mm/x.o\n' + self.FORK + self.STDIN
+		for s in ('002-b.patch', '001-a.patch'):
+			self.res('r', s, 'x', target='x', status='ok')
+			self.log(s, 'x', again + '/t/mm/x.c:1:1: warning: really new\nld: warning: l\n')
+		self.res('r', '000-baseline', 'x', target='x', status='ok')
+		self.log('000-baseline', 'x', again + 'ld: warning: l\n')
+		steps.compare(self.rec)
+		got = [(self.tail(s, 'x')[0], self.und(s, 'x'))
+		       for s in ('001-a.patch', '002-b.patch', '003-c.patch')]
+		self.assertEqual(got, [('new_warnings=1', 0), ('new_warnings=0', 0), ('new_warnings=0', 0)])
+		# nothing above the top: no list left behind
+		self.assertEqual(steps.sticky(self.rec, '003-c.patch', 'x'), (set(), set()))
+		steps.rebuild(b, 'x', set(), set())
+		self.assertFalse(os.path.exists(os.path.join(b, 'x.rebuild')))
+
+	def test_sticky_all_lists_everything(self):
+		"""--all (the first step of a --down run): a "*" line, even with
+		nothing above; the CLI writes the list and says so."""
+		b = os.path.join(self.tmp, 'build')
+		steps.rebuild(b, 'x', set(), set(), full=True)
+		self.assertEqual(read(os.path.join(b, 'x.rebuild')), '*\n')
+		self.res('r', '003-c.patch', 'x', target='x', status='ok')
+		self.log('003-c.patch', 'x', self.HEAD + '  CC      kernel/fork.o\n' + self.FORK)
+		rc, out, _ = CliTest.run_cli(self, 'sticky', '--all', self.rec, '002-b.patch', b, 'x', 'y')
+		self.assertEqual(rc, common.Exit.OK)
+		self.assertEqual(read(os.path.join(b, 'x.rebuild')), '*\nkernel/fork.o\n')
+		self.assertEqual(read(os.path.join(b, 'y.rebuild')), '*\n')
+		self.assertIn('x: 1 rebuilt for the warnings above (0 deleted): kernel/fork.o', out)
+		rc, _, err = CliTest.run_cli(self, 'sticky', self.rec, '009-z.patch', b, 'x')
+		self.assertEqual(rc, common.Exit.FAILURE)
+		self.assertIn('no step 009-z.patch', err)
+
+	def test_sticky_never_deletes_outside_the_build(self):
+		b = os.path.join(self.tmp, 'build')
+		write(os.path.join(self.tmp, 'outside.o'), '')
+		write(os.path.join(b, 'x', 'in.o'), '')
+		steps.rebuild(b, 'x', {b'../outside.o', b'/etc/x.o', b'CHKABI arch/x', b'in.o'}, set())
+		self.assertTrue(os.path.isfile(os.path.join(self.tmp, 'outside.o')))
+		self.assertFalse(os.path.exists(os.path.join(b, 'x', 'in.o')))
 
 	def test_cli_exit_codes(self):
 		self.res('r', '000-baseline', 'x', target='x', status='ok')

@@ -21,8 +21,10 @@ model live here, behind one entry point (python3 -m seriesci, see cli.py):
   abi       abi-report: how each arch deviates from the canonical ABI
   rebase_state  scripts/rebase's state, results and report (rebase-state)
   census    dup-census: the census of duplicated arch headers, and --raw
-  steps     compare-steps: new_warnings= and codegen= of each step's targets
-            against the step before (ci-series' compare_steps)
+  steps     compare-steps: new_warnings=, undecided_warnings= and codegen=
+            of each step's targets against the step before (ci-series'
+            compare_steps); sticky: what ci-series --down rebuilds at a
+            step for the warnings of the steps above it
   fingerprint  what decides a ci-series step: which done steps a run may
             keep, and whether a ci-columns column is still done
 

@@ -119,6 +119,7 @@ def export(m, origin, url_base, patches_dir, patches_url=None):
 			b['status'] = build_status(c, (s, t) in rec.malformed)
 			bm = {'target': t}
 			for k, v in (('stage', c.stage), ('warnings', c.warnings), ('new_warnings', c.new_warnings),
+				     ('undecided_warnings', c.undecided_warnings),
 				     ('codegen', c.codegen), ('binutils', c.binutils), ('failure', c.failure)):
 				_put(bm, k, v)
 			if (s, t) in rec.malformed:

@@ -168,7 +168,7 @@ def metadata(rec_result, step, cell, bc, reproducer=None):
 		doc['vmlinux'] = {'file_size': int(size)}
 	series = {'base': r.get('base') or None, 'step': step, 'target': cell,
 		  'stage': r.get('stage') or None}
-	for k in ('new_warnings',):
+	for k in ('new_warnings', 'undecided_warnings'):
 		v = _num(r.get(k))
 		if v is not None:
 			series[k] = int(v)

@@ -26,7 +26,7 @@ _STRIP = {c: None for c in list(range(0, 9)) + list(range(11, 32)) + [127]}
 ERROR_MAX = 400
 # a result's statuses, and its keys whose values are numbers (or empty)
 STATUSES = ('ok', 'fail', 'skip')
-NUMERIC = ('seconds', 'warnings', 'new_warnings', 'errors', 'vmlinux_size')
+NUMERIC = ('seconds', 'warnings', 'new_warnings', 'undecided_warnings', 'errors', 'vmlinux_size')
 _KEY_RE = re.compile(r'^[a-z_][a-z0-9_]*$')
 _NUM_RE = re.compile(r'^[0-9]+(\.[0-9]+)?$')
 

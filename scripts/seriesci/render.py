@@ -46,6 +46,17 @@ def pos(v):
 	return v is not None and v > 0
 
 
+def warn_label(cell):
+	"""' +Nw' (new warnings) and ' +Uw?' (not known to be new: the step
+	before did not compile what printed them), or ''."""
+	t = ''
+	if pos(cell.new_warnings):
+		t += f' +{num_str(cell.new_warnings)}w'
+	if pos(cell.undecided_warnings):
+		t += f' +{num_str(cell.undecided_warnings)}w?'
+	return t
+
+
 def shortcc(s):
 	"""'gcc 14.2.0' of 'loongarch64-linux-gnu-gcc-14 (Debian 14.2.0-19)
 	14.2.0', 'clang 19.1.7' of 'Debian clang version 19.1.7 (3+b1)'."""
@@ -66,6 +77,7 @@ class Cell:
 	wall: object = None
 	warnings: object = None
 	new_warnings: object = None
+	undecided_warnings: object = None
 	errors: object = None
 	files: str = ''
 	error: str = ''             # the first error line (not for ok)
@@ -138,6 +150,7 @@ class Matrix:
 			return Cell(status=r['status'], stage=r.get('stage', ''),
 				    wall=num(r.get('seconds')), warnings=num(r.get('warnings')),
 				    new_warnings=num(r.get('new_warnings')),
+				    undecided_warnings=num(r.get('undecided_warnings')),
 				    errors=num(r.get('errors')), files=r.get('files', ''),
 				    error=r['first_error'] if r['status'] != 'ok' else '',
 				    log=r['logrel'], codegen=r.get('codegen', ''),
@@ -178,6 +191,7 @@ def to_json(m, now):
 			st['targets'][_s(t)] = {
 				'status': c.status, 'stage': _s(c.stage), 'wall': c.wall,
 				'warnings': c.warnings, 'new_warnings': c.new_warnings,
+				'undecided_warnings': c.undecided_warnings,
 				'codegen': _opt(c.codegen), 'compiler': _opt(c.compiler),
 				'binutils': _opt(c.binutils), 'failure': c.failure or None,
 				'log': _opt(c.log), 'first_error': _s(c.error)}
@@ -196,7 +210,7 @@ def to_json(m, now):
 			o.update(log=_opt(c.log), first_error=_s(c.error))
 			st[name] = o
 		steps.append(st)
-	doc = {'schema': 1, 'generated': now, 'baseline': _s(m.base),
+	doc = {'schema': 2, 'generated': now, 'baseline': _s(m.base),
 	       'series': [_s(p) for p in m.patches], 'targets': [_s(t) for t in m.targets],
 	       'boot': m.boot,
 	       'summary': {'ok': m.count['ok'], 'fail': m.count['fail'],
@@ -217,8 +231,9 @@ def to_md(m):
 	c = m.count
 	o.append(f'# {_what(m)} on {m.base}: patch by target\n\n')
 	o.append(f'{c["ok"]} ok, {c["fail"]} fail ({m.new} new with their patch), {c["skip"]} skip, '
-		 f'{c["notrun"]} not run.  Cells: ok (+N new warnings), ok* (unreached: no change since '
-		 'the kept build can reach it, not rebuilt), **FAIL** (new with the patch), **FAIL** '
+		 f'{c["notrun"]} not run.  Cells: ok (+Nw: N new warnings; +Uw?: U warnings not known '
+		 'to be new, the step before did not compile what printed them), ok* (unreached: no '
+		 'change since the kept build can reach it, not rebuilt), **FAIL** (new with the patch), **FAIL** '
 		 '(baseline) or **FAIL** (as before: the same first error line as the step before), '
 		 'skip, - (not run).\n\n')
 	bad = m.rec.malformed_files()
@@ -242,8 +257,8 @@ def to_md(m):
 				t = '**FAIL**' + (f' ({cell.failure})' if cell.old else '')
 			elif cell.status == 'notrun':
 				t = '-'
-			elif cell.status == 'ok' and pos(cell.new_warnings):
-				t = f'ok +{num_str(cell.new_warnings)}w'
+			elif cell.status == 'ok' and (pos(cell.new_warnings) or pos(cell.undecided_warnings)):
+				t = 'ok' + warn_label(cell)
 			elif cell.status == 'ok' and cell.stage == 'unreached':
 				t = 'ok*'
 			else:
@@ -297,7 +312,7 @@ td { min-width: 4em; max-width: 18em; font-size: 12px; overflow-wrap: anywhere; 
 td a { font-weight: bold; color: inherit; }
 td .err { display: block; font-family: monospace; font-size: 11px; }
 td .meta { display: block; color: #333; white-space: nowrap; }
-.ok { background: #b6e3b6; } .ok.warn { background: #f3e27a; } .ok.unreached { background: #dff2df; }
+.ok { background: #b6e3b6; } .ok.warn { background: #f3e27a; } .ok.undecided { background: #e6d9b0; } .ok.unreached { background: #dff2df; }
 td.fail, td.skip { min-width: 12em; }
 .fail { background: #f2a0a0; } .fail.old { background: #f6cccc; } .skip { background: #d9d0f0; }
 .notrun { background: #f4f4f4; color: #777; } .none { background: #fff; }
@@ -319,6 +334,8 @@ def _meta(cell):
 		meta += (' ' if meta else '') + f'{num_str(cell.warnings)}w'
 	if pos(cell.new_warnings):
 		meta += f' +{num_str(cell.new_warnings)} new'
+	if pos(cell.undecided_warnings):
+		meta += f' +{num_str(cell.undecided_warnings)} undecided'
 	if cell.stage == 'unreached':
 		meta = 'unreached'
 	if cell.old:
@@ -342,6 +359,8 @@ def to_html(m, now):
 	     f'{c["notrun"]} not run. Generated {now} by scripts/results; also as '
 	     '<a href="results.json">results.json</a> and <a href="results.md">results.md</a>.</p>\n',
 	     '<p>Legend: <span class="ok">ok</span> <span class="ok warn">ok, new warnings</span> '
+	     '<span class="ok undecided">ok, warnings not known to be new (the step before did not '
+	     'compile what printed them)</span> '
 	     '<span class="ok unreached">ok, unreached (no change can reach it: not rebuilt)</span> '
 	     '<span class="fail">fail, new with the patch</span> <span class="fail old">fail, the '
 	     "baseline's or as the step before</span> <span class=\"skip\">skip</span> <span "
@@ -370,6 +389,7 @@ def to_html(m, now):
 			meta = _meta(cell)
 			title = cell.error or label + (', ' + meta if meta else '')
 			extra = (' warn' if t == 'ok' and pos(cell.new_warnings) else
+				 ' undecided' if t == 'ok' and pos(cell.undecided_warnings) else
 				 ' unreached' if cell.stage == 'unreached' else ' old' if cell.old else '')
 			o.append(f'<td class="{t}{extra}" data-col="{h(col)}" data-status="{t}" title="{h(title)}">')
 			o.append(f'<a href="{h(cell.log)}">{label}</a>' if cell.log else label)

@@ -5,9 +5,11 @@ For a ci-series record (every target built after every patch) and the
 series file's destinations ("#@ destination: NAME" lines, as
 scripts/destinations reads them), one plain-text report per destination
 series: its verdict (BUILD REGRESSION, BUILD SUCCESS WITH WARNING, BUILD
-SUCCESS, or NOT DECIDED when a cell of it was not built), the first bad
+SUCCESS, or NOT DECIDED when a cell of it was not built or, with no new
+warning, has warnings not known to be new), the first bad
 commit and the targets it breaks, every failure with new ones marked
-">>", the new warnings marked "+", the failures it inherits, and the
+">>", the new warnings marked "+", those not known to be new "?", the
+failures it inherits, and the
 reproduce recipe of the first bad cell (STEP/TARGET.reproduce.sh, which
 scripts/results writes).
 
@@ -77,6 +79,7 @@ class Dest:
 		self.m = m
 		self.failures = []      # (index, column, cell, new)
 		self.warnings = []      # (index, target, cell)
+		self.undecided = []     # (index, target, cell): warnings not known to be new
 		self.notrun = []        # (index, target)
 		self.noapply = []       # index
 		cols = list(m.targets) + [c for c in m.cols if c not in m.targets]
@@ -95,8 +98,11 @@ class Dest:
 					self.failures.append((i, c, cell, new))
 				elif cell.status == 'notrun':
 					self.notrun.append((i, c))
-				elif cell.status == 'ok' and render.pos(cell.new_warnings):
-					self.warnings.append((i, c, cell))
+				elif cell.status == 'ok':
+					if render.pos(cell.new_warnings):
+						self.warnings.append((i, c, cell))
+					if render.pos(cell.undecided_warnings):
+						self.undecided.append((i, c, cell))
 		bad = [i for i, c, cell, new in self.failures if new] + self.noapply
 		self.first_bad = min(bad) if bad else None
 
@@ -111,6 +117,8 @@ class Dest:
 			return 'NOT DECIDED'
 		if self.warnings:
 			return 'BUILD SUCCESS WITH WARNING'
+		if self.undecided:
+			return 'NOT DECIDED'
 		return 'BUILD SUCCESS'
 
 
@@ -202,13 +210,22 @@ def _one(m, d, bcs, record_dir, series_file):
 			  f'{"" if cell.new_warnings == 1 else "s"}'
 			  + (f' (log: {os.path.join(record_dir, cell.log)})' if cell.log else ''))
 		a('')
+	if d.undecided:
+		a('Warnings not known to be new (prefixed by ?; the step before did not compile what printed them):')
+		a('')
+		for i, c, cell in d.undecided:
+			a(f'?  {m.steps[i]} {c}: {render.num_str(cell.undecided_warnings)} warning line'
+			  f'{"" if cell.undecided_warnings == 1 else "s"} not in the step before'
+			  + (f' (log: {os.path.join(record_dir, cell.log)})' if cell.log else ''))
+		a('')
 	if d.notrun:
 		a(f'Not built ({len(d.notrun)} cells; no verdict on them):')
 		for i in sorted({i for i, c in d.notrun}):
 			a(f'   {m.steps[i]}: {" ".join(c for j, c in d.notrun if j == i)}')
 		a('')
 	a(f'Summary: {len(d.steps)} commit{"" if len(d.steps) == 1 else "s"}, {len(new) + len(d.noapply)} new failures, '
-	  f'{len(old)} inherited, {len(d.warnings)} cells with new warnings, {len(d.notrun)} not built.')
+	  f'{len(old)} inherited, {len(d.warnings)} cells with new warnings, '
+	  f'{len(d.undecided)} with undecided ones, {len(d.notrun)} not built.')
 	if d.verdict() == 'BUILD SUCCESS':
 		a('Every commit of this series builds on every target of the run.')
 	return '\n'.join(o) + '\n'
