@@ -13,7 +13,7 @@
 # build, a few seconds.
 . "$(dirname "$0")/tap.sh"
 
-plan 25
+plan 26
 
 tree=$TMP/tree
 mkdir -p "$tree/arch/alpha" "$TMP/configs" "$TMP/bin"
@@ -62,6 +62,10 @@ printf '#!/bin/sh\necho "$TREE/Makefile:1311: C=2 specified, but sparse is not a
 is "$(sp fs/fcntl.c)" 3 "sparse too old for Kbuild (nothing checked, make exits 0): exit 3, not a pass"
 like "$(cat "$TMP/sp.out")" "sparse cannot check t: Kbuild says 'sparse is not available or not up to date'" \
 	"and says why"
+# a make that exits 0 without sparse getting to the file (syncconfig
+# reading no answer from /dev/null, say) checked nothing either
+printf '#!/bin/sh\necho "Error in reading or end of file."\n' > "$TMP/bin/make"
+is "$(sp fs/fcntl.c)" 3 "make exits 0 with no CHECK line for the file: exit 3, not a pass"
 # another file of the same name elsewhere does not count as checked
 cat > "$TMP/bin/make" <<'EOF'
 #!/bin/sh
