@@ -138,8 +138,19 @@ class MergeTest(TmpTest):
 			{'status': 'skip', 'warnings': '1', 'files': 'a:x.c', 'unbuilt': 'y.c z.c', 'log': 'L'},
 			{'status': 'ok', 'warnings': '2', 'files': 'b:y.c', 'unbuilt': 'x.c'}))
 		self.assertEqual(j, {'status': 'ok', 'warnings': '3', 'files': 'a:x.c b:y.c',
-				     'unbuilt': 'z.c', 'log': 'L'})
+				     'unbuilt': 'z.c', 'unchecked': '', 'sparse': '', 'reason': '',
+				     'first_error': '', 'log': 'L'})
 		self.assertEqual(dict(merge.join_sparse({'status': 'fail'}, {'status': 'ok'}))['status'], 'fail')
+		# compiled in one shard by a target sparse cannot check, by
+		# none in the other: unchecked, with the reason and the version
+		j = dict(merge.join_sparse(
+			{'status': 'skip', 'unchecked': 'x.c', 'sparse': '0.6.4 (Debian: 0.6.4-3)',
+			 'reason': "arm64: sparse 0.6.4 (Debian: 0.6.4-3) fails 7.3-rc7's scripts/checker-valid.sh"},
+			{'status': 'skip', 'unbuilt': 'x.c'}))
+		self.assertEqual((j['status'], j['unchecked'], j['unbuilt'], j['sparse']),
+				 ('skip', 'x.c', '', '0.6.4 (Debian: 0.6.4-3)'))
+		self.assertIn('checker-valid.sh', j['first_error'])
+		self.assertTrue(j['first_error'].startswith('not checked: x.c: arm64: '))
 
 	def test_shard_warnings(self):
 		self.assertEqual(merge.shard_warnings(['1/3', '3/3']), ['shards missing: 2/3'])

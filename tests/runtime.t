@@ -5,12 +5,13 @@
 # commands), a half-made one is never used, unknown names and missing
 # privilege are clear errors.  With root and mount namespaces, making
 # runs with stand-ins for mmdebstrap and chroot: a package the archive
-# lacks is named, a leftover .tmp is cleared, a changed list remakes.
+# lacks is named, a leftover .tmp is cleared, a changed list remakes, a
+# pinned .deb ("# deb:") is unpacked, or the root made without it, why.
 # RUNTIME_TEST=1 also makes the real trixie root in $OUT/runtime (a
 # minute or two and 1.1 GB, network) and runs a command in it.
 . "$(dirname "$0")/tap.sh"
 
-plan 25
+plan 31
 RT=$REPO/scripts/runtime
 C=$TMP/configs
 RD=$TMP/runtime
@@ -84,8 +85,8 @@ like "$(RUNTIME_UID=1000 out run trixie true)" 'to run a command in the runtime 
 # fails as apt does for a package the archive lacks) and chroot (which
 # runs the check here)
 if [ "$(id -u)" -ne 0 ] || ! unshare --mount true 2>/dev/null; then
-	for i in 1 2 3 4 5; do echo "ok $((T_NUM + i)) # SKIP making needs root and mount namespaces"; done
-	T_NUM=$((T_NUM + 5))
+	for i in 1 2 3 4 5 6 7 8 9 10 11; do echo "ok $((T_NUM + i)) # SKIP making needs root and mount namespaces"; done
+	T_NUM=$((T_NUM + 11))
 else
 	cat > "$TMP/bin/mmdebstrap" <<-'EOF'
 	#!/bin/sh
@@ -118,6 +119,37 @@ else
 	is "$(wc -l < "$RD/made")" 2 "made again when the list changed, not when it did not"
 	printf 'make\nbc\n# check: make nosuch-tool\n' > "$C/runtime-trixie.packages"
 	like "$(mk remake trixie)" 'lacks or cannot run: nosuch-tool' "a new root without a checked command is refused"
+
+	# a pinned .deb ("# deb:", as the sparse of the trixie list): a
+	# stand-in package in $OUT/dl with the pinned sha256 is unpacked
+	# into /opt/deb/PKG, its command linked into /usr/local/bin
+	da=$(dpkg --print-architecture)
+	mkdir -p "$TMP/pkg/DEBIAN" "$TMP/pkg/usr/bin" "$TMP/out/dl"
+	printf 'Package: fakecmd\nVersion: 1.0-1\nArchitecture: %s\nMaintainer: t <t@example.org>\nDescription: t\n' \
+		"$da" > "$TMP/pkg/DEBIAN/control"
+	printf '#!/bin/sh\necho "fakecmd 1.0"\n' > "$TMP/pkg/usr/bin/fakecmd"
+	chmod +x "$TMP/pkg/usr/bin/fakecmd"
+	dpkg-deb -b "$TMP/pkg" "$TMP/out/dl/fakecmd_1.0-1_$da.deb" > /dev/null
+	sha=$(sha256sum < "$TMP/out/dl/fakecmd_1.0-1_$da.deb" | cut -d' ' -f1)
+	printf 'make\nbc\n# check: make\n' > "$C/runtime-trixie.packages"
+	k3=$(rt key trixie)
+	echo "# deb: fakecmd 1.0-1 $da unstable $sha fakecmd" >> "$C/runtime-trixie.packages"
+	isnt "$(rt key trixie)" "$k3" "a deb line changes the key"
+	# chroot runs the check here, the root's /usr/local/bin first
+	printf '#!/bin/sh\nr=$1\nshift\nPATH=$r/usr/local/bin:$PATH exec "$@"\n' > "$TMP/bin/chroot"
+	OUT=$TMP/out mk ensure trixie > "$TMP/o"
+	is "$(cat "$RD/trixie/.runtime-debs" 2>/dev/null)" "fakecmd ok 1.0-1 (pinned, sha256 ok, cached in $TMP/out/dl)" \
+		"the pinned .deb is unpacked, its outcome in .runtime-debs"
+	is "$("$RD/trixie/usr/local/bin/fakecmd" 2>&1)" "fakecmd 1.0" "its command is linked into /usr/local/bin"
+	# a pin whose sha256 the cached file does not have, and no archive:
+	# the root is made all the same, without it, saying why
+	sed -i "s/ $sha / 0000$(echo "$sha" | cut -c5-) /" "$C/runtime-trixie.packages"
+	out=$(OUT=$TMP/out mk ensure trixie)
+	like "$(cat "$RD/trixie/.runtime-debs" 2>/dev/null)" '^fakecmd none .*(cannot be reached|failed)' \
+		"a .deb that cannot be had: the root is made without it, the reason in .runtime-debs"
+	sed "s/^/# /" "$RD/trixie/.runtime-debs"
+	like "$out" 'fakecmd not installed: .*its targets still build' "and a warning says so"
+	check "the root is current all the same" sh -c "CONFIGS=$C RUNTIME_DIR=$RD $RT check trixie"
 fi
 
 if [ "${RUNTIME_TEST:-}" = 1 ]; then

@@ -42,18 +42,39 @@ def join_sparse(a, b):
 	"""One sparse result of two shards' (dicts of key=value): fail if
 	either failed, ok if either ran, else skip; the files checked by
 	either; the files no shard compiled (unbuilt in one, not checked by
-	the other); the warnings added up; a's log."""
+	the other); the files compiled but by no target sparse could check
+	(unchecked, likewise), with the shards' reasons; the sparse versions
+	of both; the warnings added up; a's log."""
 	sa, sb = a.get('status', ''), b.get('status', '')
 	st = 'fail' if 'fail' in (sa, sb) else 'ok' if 'ok' in (sa, sb) else 'skip'
 	files = sorted(set(a.get('files', '').split()) | set(b.get('files', '').split()))
 	checked = {f.split(':', 1)[1] if ':' in f else f for f in files}
 	unbuilt = sorted((set(a.get('unbuilt', '').split()) | set(b.get('unbuilt', '').split())) - checked)
+	unchecked = sorted((set(a.get('unchecked', '').split()) | set(b.get('unchecked', '').split())) - checked)
+	unbuilt = [f for f in unbuilt if f not in unchecked]
+
+	def union(key):
+		seen = []
+		for r in (a, b):
+			for v in r.get(key, '').split('; '):
+				if v and v not in seen:
+					seen.append(v)
+		return '; '.join(seen)
+	reason = union('reason') if unchecked else ''
+	fe = ''
+	if st == 'skip':
+		if unchecked:
+			fe = f"not checked: {' '.join(unchecked)}: {reason}"
+		elif unbuilt:
+			fe = f"compiled by none of this step's targets: {' '.join(unbuilt)}"
 	try:
 		w = int(a.get('warnings') or 0) + int(b.get('warnings') or 0)
 	except ValueError:
 		raise common.Error(f"sparse warnings not a number: {a.get('warnings')!r}, {b.get('warnings')!r}")
 	return [('status', st), ('warnings', str(w)), ('files', ' '.join(files)),
-		('unbuilt', ' '.join(unbuilt)), ('log', a.get('log', ''))]
+		('unbuilt', ' '.join(unbuilt)), ('unchecked', ' '.join(unchecked)),
+		('sparse', union('sparse')), ('reason', reason), ('first_error', fe),
+		('log', a.get('log', ''))]
 
 
 _SHARD_RE = re.compile(r'^[0-9]+/[0-9]+$')
