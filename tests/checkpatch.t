@@ -12,6 +12,8 @@ mkdir -p "$K/scripts"
 cat > "$K/scripts/checkpatch.pl" <<'EOC'
 #!/bin/sh
 echo "$*" > "$ARGS"
+# as the real one may: its CamelCase cache, in the folder it runs in
+: > .checkpatch-camelcase.date.202612051602
 ign=
 while [ $# -gt 1 ]; do [ "$1" = --ignore ] && ign=$2; shift; done
 if grep -q '^+.*XXX' "$1" && ! echo ",$ign," | grep -q ',TEST_XXX,'; then
@@ -38,12 +40,13 @@ cp "$TMP/p.patch" "$TMP/0001-a-mail.eml"
 : > "$TMP/bad.patch"
 C="$REPO/scripts/checkpatch --tree $K"
 
-plan 14
+plan 15
 
 out=$($C "$TMP/q.patch" 2>&1) && rc=0 || rc=$?
 is "$rc" 0 "a clean patch passes"
 like "$out" "^# checkpatch-ignore: \*: ONE: every patch has its reason$" "the types ignored for every patch, with the reason"
-like "$(cat "$ARGS")" "^--strict --no-color --show-types --ignore ONE $TMP/q.patch$" "checkpatch.pl --strict --show-types --ignore them"
+like "$(cat "$ARGS")" "^--root=$K --strict --no-color --show-types --ignore ONE $TMP/q.patch$" "checkpatch.pl --root=TREE --strict --show-types --ignore them"
+is "$(ls -a "$K" | grep -c '^\.checkpatch-camelcase')" 0 "nothing written into the tree (checkpatch.pl's CamelCase cache)"
 out=$($C "$TMP/p.patch" 2>&1) && rc=0 || rc=$?
 is "$rc" 0 "a patch may keep the types its line accepts"
 like "$out" "^# checkpatch-ignore: p.patch: TEST_XXX,TWO: p keeps its XXX on purpose$" "named with their reason"
