@@ -35,20 +35,7 @@ npatch=$(series_patches | wc -l)
 mkdir -p "$TREE/scripts" "$TMP/configs" "$TMP/bin"
 printf '#!/bin/sh\necho "total: 0 errors, 0 warnings, 0 checks"\n' > "$TREE/scripts/checkpatch.pl"
 chmod +x "$TREE/scripts/checkpatch.pl"
-cat > "$TREE/scripts/checker-valid.sh" <<'CHECKER'
-#!/bin/sh -eu
-[ ! -x "$(command -v "$1")" ] && exit 1
-tmp_file=$(mktemp)
-trap "rm -f $tmp_file" EXIT
-cat << EOF >$tmp_file
-static inline int u(const int *q)
-{
-	__typeof_unqual__(*q) v = *q;
-	return v;
-}
-EOF
-$@ $tmp_file 2>&1 | awk -v c=1 '/error/{c=0}END{print c}'
-CHECKER
+checker_valid "$TREE"
 : > "$TMP/configs/base.config"
 : > "$TMP/configs/a.config"
 echo "a alpha nosuch-linux-gnu- quick" > "$TMP/configs/targets"

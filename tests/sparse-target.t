@@ -85,20 +85,7 @@ L=$TMP/out/build/$BASE/t.sparse.log
 # __typeof_unqual__, which Debian 12's 0.6.4 lacks): exit 3 before any
 # make, the reason in the log and the result, naming the sparse
 mkdir -p "$tree/scripts"
-cat > "$tree/scripts/checker-valid.sh" <<'CHECKER'
-#!/bin/sh -eu
-[ ! -x "$(command -v "$1")" ] && exit 1
-tmp_file=$(mktemp)
-trap "rm -f $tmp_file" EXIT
-cat << EOF >$tmp_file
-static inline int u(const int *q)
-{
-	__typeof_unqual__(*q) v = *q;
-	return v;
-}
-EOF
-$@ $tmp_file 2>&1 | awk -v c=1 '/error/{c=0}END{print c}'
-CHECKER
+checker_valid "$tree"
 # sparse: the version of FAKE_VERSION; an old one (0.6.4-3) fails on
 # __typeof_unqual__; it notes every file it is given in $TMP/sparse.calls
 cat > "$TMP/bin/sparse" <<'EOF'

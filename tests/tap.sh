@@ -128,3 +128,24 @@ am_matches_tree() {
 done_testing() {
 	[ "$T_FAIL" -eq 0 ]
 }
+
+# checker_valid TREE: TREE/scripts/checker-valid.sh as Linux 7.3 has it
+# (Kbuild's test of its checker, which build-arch --sparse runs first):
+# 1 when "$@" (sparse and its flags) takes __typeof_unqual__, else 0
+checker_valid() {
+	mkdir -p "$1/scripts"
+	cat > "$1/scripts/checker-valid.sh" <<'CHECKER'
+#!/bin/sh -eu
+[ ! -x "$(command -v "$1")" ] && exit 1
+tmp_file=$(mktemp)
+trap "rm -f $tmp_file" EXIT
+cat << EOF >$tmp_file
+static inline int u(const int *q)
+{
+	__typeof_unqual__(*q) v = *q;
+	return v;
+}
+EOF
+$@ $tmp_file 2>&1 | awk -v c=1 '/error/{c=0}END{print c}'
+CHECKER
+}
