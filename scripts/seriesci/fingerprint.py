@@ -48,21 +48,6 @@ def _read(path):
 		return f.read()
 
 
-def series_lines(path):
-	"""(name, line) of each patch of a series file: the line without
-	its comment, its words joined by one space (quilt's options kept)."""
-	try:
-		text = _read(path).decode('utf-8', 'surrogateescape')
-	except FileNotFoundError:
-		return []
-	out = []
-	for l in text.split('\n'):
-		w = l.split('#', 1)[0].split()
-		if w:
-			out.append((w[0], ' '.join(w)))
-	return out
-
-
 def ignore_lines(path):
 	"""The lines of the checkpatch-ignore file, comments and blank lines
 	dropped, as (first word, line)."""
@@ -100,7 +85,7 @@ class Inputs:
 		self.configs = h.hexdigest()
 		self.toolchain = sha(toolchain)
 		self.settings = ' '.join(settings)
-		self.series = series_lines(series_file)
+		self.series = common.series_entries(series_file)
 		self.patch_sha = []
 		for name, _ in self.series:
 			p = os.path.join(patches_dir, name)
