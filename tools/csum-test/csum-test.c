@@ -3,10 +3,11 @@
  * csum-test - csum_partial and ip_fast_csum of the kernel's checksum
  * implementations against a plain RFC 1071 reference.
  *
- * csum_partial: every length 0 to 1500 at every offset 0 to 7, on random
- * bytes, all-0xff bytes (every add carries) and mostly-0xff bytes (the
- * running sums sit just under 2^64), with a zero, random or ~0 starting
- * sum.  ip_fast_csum: ihl 5 to 15 at offsets 0 and 4 on the same kinds
+ * csum_partial: every length 0 to 1500 and 32760 to 32847 (the new
+ * generic sums 32 KiB and more in a loop of its own) and 65536, at every
+ * offset 0 to 7, on random bytes, all-0xff bytes (every add carries) and
+ * mostly-0xff bytes (the running sums sit just under 2^64), with a zero,
+ * random or ~0 starting sum.  ip_fast_csum: ihl 5 to 15 at offsets 0 and 4 on the same kinds
  * of data, and, on little-endian, valid IPv4 headers whose first 16
  * bytes add up to just under 2^64, which must all check as 0.
  *
@@ -46,9 +47,12 @@ static const struct variant {
 };
 #define NV	(sizeof(all) / sizeof(all[0]))
 
-#define MAXLEN	1500
+#define MAXLEN	1500		/* every length up to this */
+#define LONG_LO	32760		/* and from this */
+#define LONG_HI	32848		/* up to this, excluded */
+#define BIGLEN	65536		/* and this */
 #define SLACK	64
-static unsigned char *mem;	/* SLACK + MAXLEN + SLACK, 64-byte aligned */
+static unsigned char *mem;	/* SLACK + BIGLEN + SLACK, 64-byte aligned */
 static int failures;
 
 static uint32_t rnd_state = 2463534242u;
@@ -104,7 +108,7 @@ static void fill(int pattern)
 {
 	int i;
 
-	for (i = 0; i < SLACK + MAXLEN + SLACK; i++) {
+	for (i = 0; i < SLACK + BIGLEN + SLACK; i++) {
 		switch (pattern) {
 		case 0:
 			mem[i] = rnd();
@@ -124,10 +128,15 @@ static const char *const pattern_name[] = { "random", "0xff", "mostly-0xff" };
 static int test_csum(const struct variant *v)
 {
 	int pattern, len, off, bad = 0, k = 0;
+	uint32_t base[8];
 
 	for (pattern = 0; pattern < 3; pattern++) {
 		fill(pattern);
-		for (len = 0; len <= MAXLEN; len++)
+		for (len = 0; len <= BIGLEN; len++) {
+			if (len == MAXLEN + 1)
+				len = LONG_LO;
+			else if (len == LONG_HI)
+				len = BIGLEN;
 			for (off = 0; off < 8; off++) {
 				const unsigned char *p = mem + SLACK + off;
 				uint32_t init, got, want;
@@ -145,9 +154,16 @@ static int test_csum(const struct variant *v)
 					init = rnd();
 					break;
 				}
+				/* from LONG_LO on, its sum and what follows */
+				if (len == LONG_LO)
+					base[off] = ref_sum(p, LONG_LO);
+				if (len >= LONG_LO && len < LONG_HI)
+					want = base[off] + ref_sum(p + LONG_LO,
+								   len - LONG_LO);
+				else
+					want = ref_sum(p, len);
 				got = be(fold(v->csum(p, len, init)));
-				want = fold((uint64_t)ref_sum(p, len) +
-					    be(fold(init)));
+				want = fold((uint64_t)want + be(fold(init)));
 				if (norm(got) != norm(want)) {
 					bad = 1;
 					if (failures++ < 8)
@@ -158,6 +174,7 @@ static int test_csum(const struct variant *v)
 						       (unsigned int)want);
 				}
 			}
+		}
 	}
 	return bad;
 }
@@ -247,7 +264,7 @@ int main(int argc, char **argv)
 	int i, bad = 0, list = 0, nargs = 0;
 	unsigned int k;
 
-	mem = aligned_alloc(64, SLACK + MAXLEN + SLACK);
+	mem = aligned_alloc(64, SLACK + BIGLEN + SLACK);
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-l"))
 			list = 1;
