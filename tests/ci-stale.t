@@ -14,7 +14,7 @@
 
 command -v quilt >/dev/null 2>&1 || skip_all "no quilt"
 command -v flock >/dev/null 2>&1 || skip_all "no flock"
-plan 25
+plan 27
 mini_ci_setup z
 echo "z nosucharch - quick" > "$TMP/configs/targets"
 cat > "$TMP/patches/gamma-doc.patch" <<'EOP'
@@ -57,6 +57,14 @@ is "$(find "$ci/001-$p1/done" ! -newermt 2000-01-02 | wc -l)" 1 "the steps befor
 is "$(cd "$TREE" && quilt applied 2>/dev/null | tr '\n' ' ')" "$p1 $p2 gamma-doc.patch " "the tree has the series again"
 out=$("$REPO/scripts/ci-series" 2>&1)
 is "$(stepped "$out")" "" "and the next run keeps every step"
+
+# steps of another series (a patch dropped or renamed) are put aside
+mkdir "$ci/004-dropped.patch" "$ci/002-old-name.patch"
+touch "$ci/004-dropped.patch/done" "$ci/002-old-name.patch/done"
+out=$("$REPO/scripts/ci-series" 2>&1)
+is "$(ls -d "$ci"/[0-9]* | sed 's|.*/||' | tr '\n' ' ')" "000-baseline 001-$p1 002-$p2 003-gamma-doc.patch " \
+	"step folders of another series leave the record"
+like "$out" "STALE +002-old-name.patch: not a step of this series, put aside" "to .stale, saying so"
 
 # the configs of the targets change: every step
 echo "CONFIG_X=y" > "$TMP/configs/z.config"
