@@ -1650,5 +1650,61 @@ class FingerprintTest(TmpTest):
 			self.inputs(('nosuch',))
 
 
+class BenchTest(unittest.TestCase):
+	"""csum-placements: the medians of scripts/csum-bench --placements."""
+	@staticmethod
+	def out(new40, x86_40, extra=''):
+		return ('csum-bench: medians of 1 runs\n\n'
+			'csum_partial: bytes per tick (ratio)\n'
+			'     len off mainline-generic      new-generic           x86-64\n'
+			f'      40   0    1.85 ( 1.00x)    {new40:.2f} ( 4.14x)    {x86_40:.2f} ( 4.14x)\n'
+			'      64   1    2.00 ( 1.00x)    8.00 ( 4.00x)    4.00 ( 2.00x)\n' + extra +
+			'\ncsum_partial: ns per call\n'
+			'     len off mainline-generic      new-generic           x86-64\n'
+			'      40   0             9.39             2.27             2.27\n')
+
+	def test_medians(self):
+		from seriesci import bench
+		outs = [('a', self.out(8, 8)), ('b', self.out(4, 8)), ('c', self.out(6, 6)), ('d', self.out(9, 9))]
+		lines = bench.table(outs, [0, 16, 32, 48])
+		self.assertIn('new/x86 at     0    16    32    48  median', lines[3])
+		row = lines[4].split()
+		# 40 0: new 8 4 6 9 -> 7.00; x86 8 8 6 9 -> 8.00; ratios 1 .5 1 1 -> 1.00
+		self.assertEqual(row[:5], ['40', '0', '1.85', '7.00', '8.00'])
+		self.assertEqual(row[5:], ['1.00', '0.50', '1.00', '1.00', '1.00'])
+		self.assertEqual(lines[5].split()[-1], '2.00')
+		self.assertEqual(len(lines), 6)	# the ns table is not read
+
+	def test_bad_outputs(self):
+		from seriesci import bench
+		with self.assertRaisesRegex(common.Error, 'b: no "csum_partial: bytes per tick" table'):
+			bench.table([('a', self.out(8, 8)), ('b', 'garbage\n')], [0, 16])
+		with self.assertRaisesRegex(common.Error, '3 figures for 4 variants'):
+			bench.parse(self.out(8, 8).replace('x86-64', 'x86-64 other'), 'x')
+		with self.assertRaisesRegex(common.Error, 'b: no row for length 80 offset 0'):
+			bench.table([('a', self.out(8, 8, '      80   0    1 (1x)    1 (1x)    1 (1x)\n')),
+				     ('b', self.out(8, 8))], [0, 16])
+		with self.assertRaisesRegex(common.Error, '1 outputs for 2 placements'):
+			bench.table([('a', self.out(8, 8))], [0, 16])
+
+	def test_entry_point(self):
+		from seriesci import bench
+		outs = []
+		with tempfile.TemporaryDirectory() as d:
+			for i, v in enumerate((8, 4)):
+				outs.append(os.path.join(d, f'at{i}.txt'))
+				write(outs[-1], self.out(v, 8))
+			buf = io.StringIO()
+			with contextlib.redirect_stdout(buf):
+				rc = cli.main(['csum-placements', '--places', '0 16'] + outs)
+			self.assertEqual(rc, 0)
+			self.assertIn('median of the 2 builds', buf.getvalue())
+			with contextlib.redirect_stderr(io.StringIO()) as err:
+				rc = cli.main(['csum-placements', '--places', '0 16', outs[0], os.path.join(d, 'none')])
+			self.assertEqual(rc, 1)
+			self.assertIn('none', err.getvalue())
+		self.assertTrue(bench.__doc__)
+
+
 if __name__ == '__main__':
 	unittest.main()

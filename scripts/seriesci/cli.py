@@ -221,6 +221,11 @@ def _fingerprint(sub):
 	fingerprint.add_parser(sub)
 
 
+def _bench(sub):
+	from seriesci import bench
+	bench.add_parser(sub)
+
+
 def _whole(s):
 	"""A whole number option value: digits only."""
 	if not s or not s.isdigit() or not s.isascii():
@@ -235,7 +240,7 @@ def parser():
 		'4 (report) a regression, 5 (report) not decided.')
 	sub = p.add_subparsers(dest='command', metavar='SUBCOMMAND', required=True)
 	for f in (_results, _merge, _reach, _proof, _targets, _report, _kcidb, _census, _abi, _rebase_state, _steps,
-		  _record, _fingerprint):
+		  _record, _fingerprint, _bench):
 		f(sub)
 	return p
 
