@@ -121,7 +121,7 @@ to=0
 for m in "$X"/*/*.eml; do grep -q '^To: ' "$m" && to=$((to + 1)); done
 is "$to" 4 "every mail has a To:"
 like "$bm" "^To: Beta Maintainer <beta@example.org>" "get_maintainer.pl's maintainer"
-like "$(sed -n '/^Cc: /,/^[^ C]/p' "$X"/rest/*.eml | tr -d '\n')" "Beta Reviewer <beta-review@example.org>, linux-beta@example.org" \
+like "$(sed -n '/^Cc: /,/^[^ C]/p' "$X"/rest/*.eml | tr -d '\n')" "\"Beta Reviewer \\(ACME\\)\" <beta-review@example.org>, +linux-beta@example.org" \
 	"reviewers and lists Cc:"
 like "$out" "warning: destination generic: scripts/get_maintainer.pl names no maintainer for its patches \(generic-param.patch\)" \
 	"a destination with no maintainer is warned about"

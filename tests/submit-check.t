@@ -45,7 +45,7 @@ SD=$OUT/submit/9.9.3
 X=$OUT/export/9.9.3
 M="make -s -C $REPO"
 
-plan 25
+plan 26
 
 out=$($M submit-check 2>&1) && rc=0 || rc=$?
 is "$rc" 0 "make submit-check passes on the fixture series"
@@ -75,6 +75,8 @@ like "$out" "B4 +b4 am: 3 patches of 2 destinations" "b4 am takes each destinati
 rp=$(cat "$SD/report.md")
 like "$rp" "\| 2 \| rest \| beta: use asm-generic/param.h \| ok .* \| ok .* \| Beta Maintainer" \
 	"the report has a row for each patch"
+like "$rp" '\| Beta Maintainer <beta@example.org>, "Beta Reviewer \(ACME\)" <beta-review@example.org>, linux-beta@example.org' \
+	"with its recipients, a name's own parentheses kept"
 like "$rp" "TEST_XXX, in beta-param.patch: beta keeps its XXX on purpose" \
 	"and lists the ignored checkpatch types with their reasons"
 
