@@ -4,7 +4,9 @@
 # --ignore of the types scripts/checkpatch-ignore accepts for the patch
 # (its own line and "*"), each printed with its reason; --as names a
 # mail; a line without a reason is an error; the real ignore file gives
-# a reason for every line.
+# a reason for every line.  A quilt patch that adds or deletes a file
+# reaches checkpatch.pl with the "new file mode"/"deleted file mode" line
+# its mail will have (FILE_PATH_CHANGES), the patch file untouched.
 . "$(dirname "$0")/tap.sh"
 K=$TMP/kernel
 mkdir -p "$K/scripts"
@@ -16,6 +18,12 @@ echo "$*" > "$ARGS"
 : > .checkpatch-camelcase.date.202612051602
 ign=
 while [ $# -gt 1 ]; do [ "$1" = --ignore ] && ign=$2; shift; done
+cp "$1" "$SEEN"
+if grep -q '^\(new\|deleted\) file mode' "$1" && ! echo ",$ign," | grep -q ',FILE_PATH_CHANGES,'; then
+	echo "WARNING:FILE_PATH_CHANGES: added, moved or deleted file(s), does MAINTAINERS need updating?"
+	echo "total: 0 errors, 1 warnings, 0 checks, 3 lines checked"
+	exit 1
+fi
 if grep -q '^+.*XXX' "$1" && ! echo ",$ign," | grep -q ',TEST_XXX,'; then
 	echo "ERROR:TEST_XXX: XXX in an added line"
 	echo "total: 1 errors, 0 warnings, 0 checks, 3 lines checked"
@@ -25,22 +33,27 @@ echo "total: 0 errors, 0 warnings, 0 checks, 3 lines checked"
 EOC
 chmod +x "$K/scripts/checkpatch.pl"
 ARGS=$TMP/args
+SEEN=$TMP/seen
 CHECKPATCH_IGNORE=$TMP/ignore
-export ARGS CHECKPATCH_IGNORE
+export ARGS SEEN CHECKPATCH_IGNORE
 cat > "$CHECKPATCH_IGNORE" <<'EOI'
 # a comment
 * ONE # every patch has its reason
 p.patch TEST_XXX,TWO # p keeps its XXX on purpose
 bad.patch THREE
+moved.patch FILE_PATH_CHANGES # its files are in folders MAINTAINERS covers
 EOI
 printf -- '--- a/f\n+++ b/f\n+clean\n' > "$TMP/q.patch"
 printf -- '--- a/f\n+++ b/f\n+XXX\n' > "$TMP/p.patch"
 cp "$TMP/p.patch" "$TMP/x.patch"
 cp "$TMP/p.patch" "$TMP/0001-a-mail.eml"
 : > "$TMP/bad.patch"
+printf 'x\n---\n--- a/Kbuild\n+++ b/Kbuild\n+y\n--- /dev/null\n+++ b/new.h\n+n\n--- a/old.h\n+++ /dev/null\n-o\n' > "$TMP/new.patch"
+cp "$TMP/new.patch" "$TMP/moved.patch"
+printf 'diff --git a/new.h b/new.h\nnew file mode 100644\n--- /dev/null\n+++ b/new.h\n+n\n' > "$TMP/git.patch"
 C="$REPO/scripts/checkpatch --tree $K"
 
-plan 15
+plan 20
 
 out=$($C "$TMP/q.patch" 2>&1) && rc=0 || rc=$?
 is "$rc" 0 "a clean patch passes"
@@ -63,6 +76,26 @@ like "$rc $out" "^2 .*line 4: bad.patch THREE has no reason" "a line without a r
 is "$($REPO/scripts/checkpatch --ignored p.patch)" "ONE	every patch has its reason
 TEST_XXX	p keeps its XXX on purpose
 TWO	p keeps its XXX on purpose" "--ignored lists a patch's types and reasons"
+out=$($C "$TMP/new.patch" 2>&1) && rc=0 || rc=$?
+like "$rc $(echo $out)" "^1 .*WARNING:FILE_PATH_CHANGES" \
+	"a quilt patch that adds and deletes files: checkpatch asks about MAINTAINERS, as of its mail"
+is "$(cat "$SEEN")" "x
+---
+--- a/Kbuild
++++ b/Kbuild
++y
+new file mode 100644
+--- /dev/null
++++ b/new.h
++n
+deleted file mode 100644
+--- a/old.h
++++ /dev/null
+-o" "checkpatch.pl reads the mail's file mode lines, where git puts them"
+check "the patch file is left as it was" cmp "$TMP/new.patch" "$TMP/moved.patch"
+check "a patch whose line accepts FILE_PATH_CHANGES passes" $C "$TMP/moved.patch"
+$C "$TMP/git.patch" > /dev/null 2>&1
+check "a patch in git's form goes to checkpatch.pl as it is" cmp "$SEEN" "$TMP/git.patch"
 unset CHECKPATCH_IGNORE
 bad=
 for n in $(awk '!/^#/ && NF { print $1 }' "$REPO/scripts/checkpatch-ignore"); do
