@@ -1584,14 +1584,18 @@ class FingerprintTest(TmpTest):
 			 '000-baseline redo: the configs/targets lines or Kconfig fragments of its targets changed'),
 			(lambda: setattr(self, 'tc', b'target=x86\ncompiler=gcc 13\n'),
 			 '000-baseline redo: the toolchain changed (build-arch --toolchain)'),
-			(lambda: write(self.ignore, 'b.patch NEW_TYPEDEFS,X # why\n* UNKNOWN_COMMIT_ID # why\n'),
-			 '002-b.patch redo: its lines of scripts/checkpatch-ignore changed'),
 		]
 		for change, want in cases:
 			change()
 			lines, _ = self.run_all()
 			self.assertIn(want, lines)
 			self.assertEqual(self.run_all()[0].count('002-b.patch keep'), 1, want)
+		# the ignore lines of a patch: its checkpatch cell only
+		write(self.ignore, 'b.patch NEW_TYPEDEFS,X # why\n* UNKNOWN_COMMIT_ID # why\n')
+		lines, first = self.run_all()
+		self.assertEqual((lines, first), (['000-baseline keep', '001-a.patch keep',
+						   '002-b.patch recheck: its lines of scripts/checkpatch-ignore changed',
+						   '003-c.patch keep'], 0))
 		# comment lines of the ignore file and of the series change nothing
 		write(self.series, '# other\na.patch\nb.patch   -p0 # x\nc.patch\n')
 		with open(self.ignore, 'a') as f:
@@ -1601,6 +1605,58 @@ class FingerprintTest(TmpTest):
 		lines, first = self.run_all()
 		self.assertEqual(lines[:2], ['000-baseline keep', '001-a.patch keep'])
 		self.assertEqual((lines[2], first), ('002-c.patch run', 0))
+
+	MSG = 'Subject: [PATCH] b\n\n%s\n---\n f | 2 +-\n\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-x\n+%s\n'
+
+	def test_message_is_not_built(self):
+		b = os.path.join(self.patches, 'b.patch')
+		write(b, self.MSG % ('Why.', 'y'))
+		self.run_all()
+		write(b, self.MSG % ('Why, in other words.', 'y'))
+		lines, first = self.run_all()
+		self.assertEqual((lines, first), (['000-baseline keep', '001-a.patch keep',
+						   '002-b.patch recheck: the message of b.patch changed',
+						   '003-c.patch keep'], 0))
+		self.assertTrue(all(l.endswith(' keep') for l in self.run_all()[0]))
+		write(b, self.MSG % ('Why, in other words.', 'z'))
+		lines, first = self.run_all()
+		self.assertEqual((lines[2:], first), (['002-b.patch redo: patch b.patch changed',
+							'003-c.patch redo: patch b.patch changed'], 2))
+		self.assertEqual(fingerprint.diff_part(b'no diff at all\n'), b'no diff at all\n')
+		self.assertEqual(fingerprint.diff_part(b'm\n---\n--- a\nx\ndiff --git a/f b/f\n'), b'diff --git a/f b/f\n')
+
+	def test_scheme1_is_migrated(self):
+		b = os.path.join(self.patches, 'b.patch')
+		write(b, self.MSG % ('Why.', 'y'))
+		inp = self.inputs()
+		ok = self.rec + '.ok'
+		for n, s in enumerate(inp.steps()):
+			write(os.path.join(self.rec, s, 'done'), '')
+			record.write_kv(os.path.join(self.rec, s, fingerprint.FILE), inp.legacy_pairs(n))
+		write(ok, f'fingerprint={inp.legacy_pairs(3)[0][1]}\nsteps=4\n')
+		# a scheme-1 record of the files now: migrated, the column done
+		self.assertEqual(fingerprint.column_ok(ok, self.inputs()), '')
+		self.assertEqual(record.read_kv(ok)['scheme'], '2')
+		self.assertEqual(record.read_kv(os.path.join(self.rec, '002-b.patch', fingerprint.FILE))['scheme'], '2')
+		# then a message edit is a recheck, not a rebuild
+		write(b, self.MSG % ('Other words.', 'y'))
+		self.assertRegex(fingerprint.column_ok(ok, self.inputs()), 'the message or the checkpatch-ignore lines')
+		self.assertEqual(fingerprint.plan(self.rec, self.inputs())[0][2], '002-b.patch recheck: the message of b.patch changed')
+		# a scheme-1 step whose ignore lines changed since: migrated, rechecked
+		write(b, self.MSG % ('Why.', 'y'))
+		record.write_kv(os.path.join(self.rec, '002-b.patch', fingerprint.FILE), self.inputs().legacy_pairs(2))
+		write(self.ignore, '* UNKNOWN_COMMIT_ID # why\nb.patch NEW_TYPEDEFS,Y # why\n')
+		self.assertEqual(fingerprint.plan(self.rec, self.inputs())[0][2],
+				 '002-b.patch recheck: its lines of scripts/checkpatch-ignore changed')
+		# a scheme-1 step of other files than these is redone, saying why
+		write(b, self.MSG % ('Why.', 'y'))
+		old = self.inputs()
+		record.write_kv(os.path.join(self.rec, '002-b.patch', fingerprint.FILE), old.legacy_pairs(2))
+		write(b, self.MSG % ('Again.', 'y'))
+		lines, first = fingerprint.plan(self.rec, self.inputs())
+		self.assertEqual((lines[2], first), ('002-b.patch redo: patch b.patch changed', 2))
+		with self.assertRaisesRegex(common.Error, '002-b.patch: patch b.patch changed: not marking'):
+			fingerprint.write_ok(ok, self.rec, self.inputs())
 
 	def test_legacy_and_adopt(self):
 		self.run_all()

@@ -14,7 +14,7 @@
 
 command -v quilt >/dev/null 2>&1 || skip_all "no quilt"
 command -v flock >/dev/null 2>&1 || skip_all "no flock"
-plan 27
+plan 34
 mini_ci_setup z
 echo "z nosucharch - quick" > "$TMP/configs/targets"
 cat > "$TMP/patches/gamma-doc.patch" <<'EOP'
@@ -45,9 +45,23 @@ targets=z
 out=$("$REPO/scripts/ci-series" 2>&1)
 is "$(stepped "$out")" "" "nothing changed: every step is kept"
 
-# a patch changes (here its message: what quilt pop does not check)
+# a patch's message changes: its checkpatch cell only, the builds kept
 touch -d '2000-01-01' "$ci/001-$p1/done"
+echo "kept=1" >> "$ci/002-$p2/z.result"
 sed -i 's/^beta uses a copy/Beta uses a copy/' "$QUILT_PATCHES/$p2"
+out=$("$REPO/scripts/ci-series" 2>&1) && rc=0 || rc=$?
+is "$rc $(stepped "$out")" "0 002 " "a message edit: its step alone"
+like "$out" "STEP +002-$p2 \\(2/3 patches\\) kept, checkpatch redone: the message of $p2 changed" \
+	"its checkpatch cell is done again, saying why"
+is "$(grep -c '^kept=1$' "$ci/002-$p2/z.result") $(find "$ci/002-$p2/checkpatch.result" -newermt 2000-01-02 | wc -l)" \
+	"1 1" "its build results kept, its checkpatch result new"
+is "$(cd "$TREE" && quilt applied 2>/dev/null | wc -l)" 3 "and the tree as it was"
+out=$("$REPO/scripts/ci-series" 2>&1)
+is "$(stepped "$out")" "" "then every step is kept"
+
+# a patch's diff changes (here the text of a hunk header: a change of
+# the diff that quilt pop does not check)
+sed -i 's/^@@ -1,2 +1,3 @@$/@@ -1,2 +1,3 @@ generic-y/' "$QUILT_PATCHES/$p2"
 out=$("$REPO/scripts/ci-series" 2>&1) && rc=0 || rc=$?
 is "$rc" 0 "the run after a patch changed ends ok"
 is "$(stepped "$out")" "002 003 " "the steps from the changed patch on are redone"
@@ -102,6 +116,10 @@ like "$(cat "$D/z.ok")" "^fingerprint=[0-9a-f]{64}" "is marked done with its fin
 like "$("$REPO/scripts/ci-columns" z 2>&1)" "SKIP +z: column done" "and skipped while it is current"
 sleep 1
 sed -i 's/^Beta uses a copy/BETA uses a copy/' "$QUILT_PATCHES/$p2"
+like "$("$REPO/scripts/ci-columns" z 2>&1)" "STALE +.*z.ok: the message or the checkpatch-ignore lines of a patch changed" \
+	"a message edit runs the column again"
+like "$(cat "$D/z.log")" "STEP +002-$p2 .* kept, checkpatch redone" "for that step's checkpatch cell only"
+sed -i 's/^@@ -1,2 +1,3 @@ generic-y$/@@ -1,2 +1,3 @@ generic-y list/' "$QUILT_PATCHES/$p2"
 like "$("$REPO/scripts/ci-columns" z 2>&1)" "STALE +.*z.ok is of another series: patch $p2 changed" \
 	"a stale TARGET.ok runs the column again"
 is "$(stepped "$(cat "$D/z.log")")" "003 002 " "which redoes the steps from the changed patch only"

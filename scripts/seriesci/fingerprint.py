@@ -2,7 +2,7 @@
 """fingerprint: what decides a ci-series step, so that a record is reused
 only for the series it judged.
 
-A step NNN-NAME of a record is decided by
+A step NNN-NAME of a record is built for
 
   base        the baseline ($BASE and its pin: package, version, sha256)
   targets     the targets the run builds, in its order
@@ -11,21 +11,42 @@ A step NNN-NAME of a record is decided by
   toolchain   what scripts/build-arch --toolchain says of each target
               (the compiler command, its and the linker's --version)
   settings    the environment that changes what is recorded (CODEGEN=)
-  patch_NNN   for each patch 1..N of the step: sha256 of the patch file
-              and its series line (comments and spacing dropped)
-  checkpatch  the lines of scripts/checkpatch-ignore for patch N and "*"
+  patch_NNN   for each patch 1..N of the step: sha256 of its diff (the
+              patch file from its first file header on: a "diff --git"
+              or "Index:" line, or a "--- " line followed by "+++ "; the
+              message and diffstat before it are not built) and its
+              series line (comments and spacing dropped)
+  scheme      2 (scheme 1 took the whole patch file; below)
 
-STEP/fingerprint holds them, key=value, after fingerprint=, the sha256
-of the lines below it.  A done step is reused only when its stored
-fingerprint= is the one of the series now; else it is redone, and the
+and its checkpatch cell judges, besides, what patch N says and the lines
+of scripts/checkpatch-ignore for it:
+
+  patch       sha256 of the whole file of patch N, message and all
+  checkpatch  sha256 of the lines of scripts/checkpatch-ignore for patch
+              N and "*"
+
+STEP/fingerprint holds them, key=value: fingerprint=, the sha256 of the
+built-for lines, then patch= and checkpatch=, then those lines.  A done
+step is kept when both are the ones of the series now; when only patch=
+or checkpatch= differs (a patch's message, its ignore lines) only its
+checkpatch cell is redone ("recheck"); else the step is redone, and the
 first thing that differs says why ("patch X changed").  Since step N
-holds patches 1..N, a changed patch K redoes the steps from K on and
-keeps those before.  The CI's own scripts (build-arch, boot-example,
-checkpatch) are not in it: after changing how a step is judged, run
-ci-series --restart.
+holds patches 1..N, a patch K whose diff changed redoes the steps from K
+on and keeps those before.  The CI's own scripts (build-arch,
+boot-example, checkpatch) are not in it: after changing how a step is
+judged, run ci-series --restart.
 
 A column of scripts/ci-columns is done when DIR/TARGET.ok holds
-fingerprint= of the top step of the series now for that target.
+fingerprint= of the top step of the series now for that target and
+checkpatch=, the sha256 of every step's patch= and checkpatch=.
+
+A record of scheme 1 (a fingerprint file without scheme=; its patch_NNN
+the sha256 of the whole patch file, its checkpatch= inside fingerprint=)
+is migrated where it judged the files now: a step whose stored
+fingerprint= is the scheme-1 fingerprint of the series now gets the
+current one, and a TARGET.ok likewise; where it is not, the step is
+redone as before.  So migrate before editing messages: any run of
+ci-series or ci-columns (check-ok) on the unchanged series does it.
 """
 import hashlib
 import os
@@ -36,6 +57,8 @@ from seriesci import common, record, targets as targets_mod
 
 FILE = 'fingerprint'
 PLAN = '.plan'
+SCHEME = '2'
+_DIFF_START = (b'diff --git ', b'Index: ')
 _INCLUDE_RE = re.compile(rb'^# include: *([^ \n]*\.config)', re.M)
 
 
@@ -46,6 +69,18 @@ def sha(data):
 def _read(path):
 	with open(path, 'rb') as f:
 		return f.read()
+
+
+def diff_part(data):
+	"""The diff of a patch file's bytes: from its first file header on (a
+	"diff --git" or "Index:" line, or a "--- " line followed by "+++ ").
+	All of it when it has none."""
+	lines = data.split(b'\n')
+	for i, l in enumerate(lines):
+		if l.startswith(_DIFF_START) or (l.startswith(b'--- ') and i + 1 < len(lines)
+						 and lines[i + 1].startswith(b'+++ ')):
+			return b'\n'.join(lines[i:])
+	return data
 
 
 def ignore_lines(path):
@@ -86,13 +121,16 @@ class Inputs:
 		self.toolchain = sha(toolchain)
 		self.settings = ' '.join(settings)
 		self.series = common.series_entries(series_file)
-		self.patch_sha = []
+		self.patch_sha = []	# of the diff: what is built
+		self.file_sha = []	# of the whole file: what checkpatch reads
 		for name, _ in self.series:
 			p = os.path.join(patches_dir, name)
 			try:
-				self.patch_sha.append(sha(_read(p)))
+				data = _read(p)
 			except OSError as e:
 				raise common.Error(f'{p}: {e.strerror}: the series lists it')
+			self.patch_sha.append(sha(diff_part(data)))
+			self.file_sha.append(sha(data))
 		self.ignore = ignore_lines(ignore_file)
 		self.patches_dir = patches_dir
 		self.paths = [series_file, targets_file, ignore_file] + [
@@ -110,19 +148,46 @@ class Inputs:
 	def steps(self):
 		return ['000-baseline'] + [f'{i:03d}-{n}' for i, (n, _) in enumerate(self.series, 1)]
 
-	def pairs(self, n):
-		"""The fingerprint file of step N: [(key, value)], fingerprint= first."""
+	def _checkpatch(self, n):
+		"""[(patch, ...), (checkpatch, ...)] of step N: what its checkpatch
+		cell judges besides the build (nothing for the baseline)."""
+		if not n:
+			return []
+		name = self.series[n - 1][0]
+		cp = '\n'.join(l for w, l in self.ignore if w in (name, '*'))
+		return [('patch', self.file_sha[n - 1]), ('checkpatch', sha(cp.encode('utf-8', 'surrogateescape')))]
+
+	def _body(self, n, shas):
 		body = [('base', self.base), ('targets', ' '.join(self.targets)),
 			('configs', self.configs), ('toolchain', self.toolchain),
 			('settings', self.settings)]
 		for i in range(n):
-			body.append((f'patch_{i + 1:03d}', f'{self.patch_sha[i]} {self.series[i][1]}'))
+			body.append((f'patch_{i + 1:03d}', f'{shas[i]} {self.series[i][1]}'))
+		return body
+
+	def pairs(self, n):
+		"""The fingerprint file of step N: [(key, value)], fingerprint= first,
+		then patch= and checkpatch= (not in fingerprint=), then the lines
+		fingerprint= is the sha256 of."""
+		body = self._body(n, self.patch_sha) + [('scheme', SCHEME)]
+		text = ''.join(f'{k}={v}\n' for k, v in body)
+		return [('fingerprint', sha(text.encode('utf-8', 'surrogateescape')))] + self._checkpatch(n) + body
+
+	def legacy_pairs(self, n, checkpatch=None):
+		"""Step N's fingerprint file as scheme 1 wrote it: the whole patch
+		files, checkpatch= inside fingerprint= (CHECKPATCH in place of
+		the one of the ignore lines now, if given)."""
+		body = self._body(n, self.file_sha)
 		if n:
-			name = self.series[n - 1][0]
-			cp = '\n'.join(l for w, l in self.ignore if w in (name, '*'))
-			body.append(('checkpatch', sha(cp.encode('utf-8', 'surrogateescape'))))
+			body.append(('checkpatch', checkpatch or self._checkpatch(n)[1][1]))
 		text = ''.join(f'{k}={v}\n' for k, v in body)
 		return [('fingerprint', sha(text.encode('utf-8', 'surrogateescape')))] + body
+
+	def checkpatch_sum(self):
+		"""The sha256 of every step's patch= and checkpatch=: TARGET.ok's
+		checkpatch=."""
+		text = ''.join(f'{k}={v}\n' for n in range(len(self.series) + 1) for k, v in self._checkpatch(n))
+		return sha(text.encode('utf-8', 'surrogateescape'))
 
 
 def why_differs(stored, cur):
@@ -156,9 +221,40 @@ def why_differs(stored, cur):
 		return 'the toolchain changed (build-arch --toolchain)'
 	if stored.get('settings') != cur['settings']:
 		return f"the settings changed ({stored.get('settings', '?')} -> {cur['settings']})"
-	if stored.get('checkpatch') != cur.get('checkpatch'):
+	if stored.get('checkpatch') != cur.get('checkpatch') and 'scheme' not in stored:
 		return 'its lines of scripts/checkpatch-ignore changed'
 	return 'its fingerprint file does not match (damaged?)'
+
+
+def recheck_why(stored, cur, name):
+	"""Why a step built for the series now must have its checkpatch cell
+	redone ('' when it need not): its patch's message or its lines of
+	scripts/checkpatch-ignore changed."""
+	cur = dict(cur)
+	if stored.get('patch') != cur.get('patch'):
+		return f'the message of {name} changed'
+	if stored.get('checkpatch') != cur.get('checkpatch'):
+		return 'its lines of scripts/checkpatch-ignore changed'
+	return ''
+
+
+def migrate(path, inp, n):
+	"""A scheme-1 fingerprint file PATH of step N that judged the patch
+	files now (its fingerprint= is their scheme-1 one, with the
+	checkpatch= it has) is rewritten in the current scheme, keeping that
+	checkpatch= (so that the step is rechecked if the ignore lines have
+	changed since): True.  Else (another scheme, other files, no file)
+	False."""
+	stored = record.read_kv(path)
+	if not stored or 'scheme' in stored:
+		return False
+	if stored.get('fingerprint') != inp.legacy_pairs(n, stored.get('checkpatch'))[0][1]:
+		return False
+	cur = inp.pairs(n)
+	if n:
+		cur = [(k, stored['checkpatch'] if k == 'checkpatch' else v) for k, v in cur]
+	record.write_kv(path, cur)
+	return True
 
 
 def first_changed_patch(stored, cur):
@@ -220,10 +316,12 @@ def tree_stale(tree, inp):
 def plan(rec, inp, adopt=False, tree=None):
 	"""Decide each step of the record RECORD against the series now.
 	Writes RECORD/.plan/STEP (the fingerprint a step gets when it is
-	done; with adopt, STEP/fingerprint of the steps adopted).  Returns
-	(lines, first): lines "STEP keep", "STEP run" (not done), "STEP redo:
-	WHY", "STEP adopted"; first: the number of the first patch that
-	differs from what a done step recorded or, with TREE, that the
+	done; with adopt, STEP/fingerprint of the steps adopted; a scheme-1
+	one that judged the files now is migrated).  Returns (lines, first):
+	lines "STEP keep", "STEP run" (not done), "STEP redo: WHY", "STEP
+	recheck: WHY" (built for the series now: only its checkpatch cell is
+	redone), "STEP adopted"; first: the number of the first patch whose
+	diff differs from what a done step recorded or, with TREE, that the
 	tree may have another version of (tree_stale) (0: none)."""
 	pdir = os.path.join(rec, PLAN)
 	os.makedirs(pdir, exist_ok=True)
@@ -236,6 +334,7 @@ def plan(rec, inp, adopt=False, tree=None):
 		if not os.path.isfile(os.path.join(d, 'done')):
 			lines.append(f'{s} run')
 			continue
+		migrate(os.path.join(d, FILE), inp, n)
 		stored = record.read_kv(os.path.join(d, FILE))
 		if stored is None:
 			why = adoptable(inp, d, n) if adopt else 'no fingerprint (done before ci-series kept them)'
@@ -247,8 +346,12 @@ def plan(rec, inp, adopt=False, tree=None):
 			# nothing says which patches it judged: the tree pops them all
 			first = 1
 			continue
-		if stored.get('fingerprint') == cur[0][1]:
-			lines.append(f'{s} keep')
+		if 'scheme' not in stored:
+			# scheme 1, of other files than these: its reason in its terms
+			cur = inp.legacy_pairs(n)
+		elif stored.get('fingerprint') == cur[0][1]:
+			why = recheck_why(stored, cur, inp.series[n - 1][0] if n else '')
+			lines.append(f'{s} recheck: {why}' if why else f'{s} keep')
 			continue
 		lines.append(f'{s} redo: {why_differs(stored, cur)}')
 		k = first_changed_patch(stored, cur)
@@ -261,34 +364,59 @@ def plan(rec, inp, adopt=False, tree=None):
 
 
 def column_ok(okfile, inp):
-	"""'' when DIR/TARGET.ok holds the fingerprint of the top step now,
-	else why not."""
+	"""'' when DIR/TARGET.ok holds the fingerprint of the top step now and
+	the checkpatch= of every step now, else why not.  A scheme-1 TARGET.ok
+	of the series now is migrated, with its record's steps."""
 	kv = record.read_kv(okfile)
 	if kv is None:
 		return f'no {okfile}'
 	if not kv.get('fingerprint'):
 		return f'{okfile} has no fingerprint (written before ci-columns kept them)'
-	top = inp.pairs(len(inp.series))
+	rec = okfile[:-len('.ok')]
+	n = len(inp.series)
+	if 'scheme' not in kv and kv['fingerprint'] == inp.legacy_pairs(n)[0][1]:
+		for i, s in enumerate(inp.steps()):
+			migrate(os.path.join(rec, s, FILE), inp, i)
+		try:
+			write_ok(okfile, rec, inp)
+		except common.Error as e:
+			return f'{okfile} is of scheme 1 and its record could not be migrated: {e}'
+		kv = record.read_kv(okfile)
+	top = inp.pairs(n)
 	if kv['fingerprint'] != top[0][1]:
-		rec = okfile[:-len('.ok')]
 		stored = record.read_kv(os.path.join(rec, inp.steps()[-1], FILE))
+		if stored and 'scheme' not in stored:
+			top = inp.legacy_pairs(n)
 		why = why_differs(stored, top) if stored else 'the series is not the one it was run on'
 		return f'{okfile} is of another series: {why}'
+	if kv.get('checkpatch') != inp.checkpatch_sum():
+		return f'{okfile}: the message or the checkpatch-ignore lines of a patch changed (its checkpatch cell is redone)'
 	return ''
 
 
 def write_ok(okfile, rec, inp):
 	"""Write DIR/TARGET.ok for the record REC when every step of the
-	series now is done in it with its current fingerprint."""
+	series now is done in it with its current fingerprint (a scheme-1 one
+	of the files now is migrated)."""
 	for n, s in enumerate(inp.steps()):
-		stored = record.read_kv(os.path.join(rec, s, FILE))
+		f = os.path.join(rec, s, FILE)
+		migrate(f, inp, n)
+		stored = record.read_kv(f)
 		if not os.path.isfile(os.path.join(rec, s, 'done')) or not stored:
 			raise common.Error(f'{rec}/{s} is not done with a fingerprint: not marking the column done')
-		if stored.get('fingerprint') != inp.pairs(n)[0][1]:
-			raise common.Error(f'{rec}/{s}: {why_differs(stored, inp.pairs(n))}: '
+		cur = inp.pairs(n)
+		if 'scheme' not in stored:
+			raise common.Error(f'{rec}/{s}: {why_differs(stored, inp.legacy_pairs(n))}: '
 					   'not marking the column done')
+		if stored.get('fingerprint') != cur[0][1]:
+			raise common.Error(f'{rec}/{s}: {why_differs(stored, cur)}: '
+					   'not marking the column done')
+		why = recheck_why(stored, cur, inp.series[n - 1][0] if n else '')
+		if why:
+			raise common.Error(f'{rec}/{s}: {why}: not marking the column done')
 	top = inp.pairs(len(inp.series))
-	record.write_bytes(okfile, record.compose([('fingerprint', top[0][1]), ('steps', str(len(inp.series) + 1))]))
+	record.write_bytes(okfile, record.compose([('fingerprint', top[0][1]), ('checkpatch', inp.checkpatch_sum()),
+						   ('steps', str(len(inp.series) + 1)), ('scheme', SCHEME)]))
 
 
 def inputs(args):
