@@ -1657,6 +1657,8 @@ class FingerprintTest(TmpTest):
 		self.assertEqual((lines[2], first), ('002-b.patch redo: patch b.patch changed', 2))
 		with self.assertRaisesRegex(common.Error, '002-b.patch: patch b.patch changed: not marking'):
 			fingerprint.write_ok(ok, self.rec, self.inputs())
+		write(ok, f'fingerprint={old.legacy_pairs(3)[0][1]}\nsteps=4\n')
+		self.assertRegex(fingerprint.column_ok(ok, self.inputs()), 'is of the earlier fingerprint scheme')
 
 	def test_legacy_and_adopt(self):
 		self.run_all()

@@ -382,6 +382,9 @@ def column_ok(okfile, inp):
 		except common.Error as e:
 			return f'{okfile} is of scheme 1 and its record could not be migrated: {e}'
 		kv = record.read_kv(okfile)
+	if 'scheme' not in kv:
+		return (f'{okfile} is of the earlier fingerprint scheme and not of the patch files now '
+			'(the column runs again: its steps that judged these diffs are kept)')
 	top = inp.pairs(n)
 	if kv['fingerprint'] != top[0][1]:
 		stored = record.read_kv(os.path.join(rec, inp.steps()[-1], FILE))
