@@ -71,6 +71,11 @@ def _read(path):
 		return f.read()
 
 
+def _signature(pairs):
+	"""The sha256 of key=value lines."""
+	return sha(''.join(f'{k}={v}\n' for k, v in pairs).encode('utf-8', 'surrogateescape'))
+
+
 def diff_part(data):
 	"""The diff of a patch file's bytes: from its first file header on (a
 	"diff --git" or "Index:" line, or a "--- " line followed by "+++ ").
@@ -170,8 +175,7 @@ class Inputs:
 		then patch= and checkpatch= (not in fingerprint=), then the lines
 		fingerprint= is the sha256 of."""
 		body = self._body(n, self.patch_sha) + [('scheme', SCHEME)]
-		text = ''.join(f'{k}={v}\n' for k, v in body)
-		return [('fingerprint', sha(text.encode('utf-8', 'surrogateescape')))] + self._checkpatch(n) + body
+		return [('fingerprint', _signature(body))] + self._checkpatch(n) + body
 
 	def legacy_pairs(self, n, checkpatch=None):
 		"""Step N's fingerprint file as scheme 1 wrote it: the whole patch
@@ -180,14 +184,12 @@ class Inputs:
 		body = self._body(n, self.file_sha)
 		if n:
 			body.append(('checkpatch', checkpatch or self._checkpatch(n)[1][1]))
-		text = ''.join(f'{k}={v}\n' for k, v in body)
-		return [('fingerprint', sha(text.encode('utf-8', 'surrogateescape')))] + body
+		return [('fingerprint', _signature(body))] + body
 
 	def checkpatch_sum(self):
 		"""The sha256 of every step's patch= and checkpatch=: TARGET.ok's
 		checkpatch=."""
-		text = ''.join(f'{k}={v}\n' for n in range(len(self.series) + 1) for k, v in self._checkpatch(n))
-		return sha(text.encode('utf-8', 'surrogateescape'))
+		return _signature([kv for n in range(len(self.series) + 1) for kv in self._checkpatch(n)])
 
 
 def why_differs(stored, cur):
