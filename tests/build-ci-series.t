@@ -57,7 +57,7 @@ is "$(grep '^status=\|^first_error=' "$ci/001-$first/checkpatch.result" | tr '\n
 rm "$ci/001-$first/done"
 out=$("$REPO/scripts/ci-series" 2>&1)
 is "$(echo "$out" | grep -c '^  STEP')" 1 "a resumed run redoes only the unfinished step"
-is "$(cd "$TREE" && quilt applied 2>/dev/null | wc -l)" "1" "the tree is at that step's patch"
+is "$(cd "$TREE" && quilt applied 2>/dev/null | wc -l)" "$npatch" "and leaves the tree with the patches it had"
 
 last=$(printf '%03d-example-arch.patch' "$npatch")
 is "$(cat "$ci"/*/boot.result | grep -c '^status=')" 1 "only the step with arch/example boots"
