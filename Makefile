@@ -61,8 +61,7 @@ results:
 	@scripts/results $(RECORD)
 
 check:
-	@scripts/fetch-baseline
-	@prove -v --timer tests/
+	@scripts/check
 
 # per-patch CI: every target of a tier after every patch (configs/targets)
 ci-quick:

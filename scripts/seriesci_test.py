@@ -1764,5 +1764,48 @@ class BenchTest(unittest.TestCase):
 		self.assertTrue(bench.__doc__)
 
 
+class TimingTest(unittest.TestCase):
+	"""check-times: the total and the slowest files of prove -v --timer."""
+	LOG = ('  READY   /out/src/7.3-rc7 (96056 files)\n'
+	       '[01:04:18] tests/abi-check.t .............. \n'
+	       '1..2\nok 1 - a\nok 2 - b\n'
+	       'ok    24531 ms ( 0.01 usr  0.00 sys + 19.50 cusr  4.79 csys = 24.30 CPU)\n'
+	       '[01:10:13] tests/boot-example.t ........... \n'
+	       '1..1\n# ok 7 - a diagnostic that looks like a time: ok 5 ms\nok 1 - c\n'
+	       'ok   338267 ms ( 0.00 usr  0.00 sys + 1.00 cusr  1.00 csys =  2.00 CPU)\n'
+	       '[00:18:47] tests/build-ci-series.t ........ \n'
+	       '1..1\nnot ok 1 - d\nDubious, test returned 1 (wstat 256, 0x100)\nFailed 1/1 subtests \n'
+	       '[01:33:23] tests/ci-quick.t ............... \n'
+	       'ok  1307269 ms ( 0.00 usr  0.01 sys + 1937.45 cusr 490.69 csys = 2428.15 CPU)\n'
+	       'Files=4, Tests=5, 1700 wallclock secs ( 0.39 usr  0.07 sys + 1.0 cusr 1.0 csys = 2.0 CPU)\n'
+	       'Result: FAIL\n')
+
+	def test_parse(self):
+		from seriesci import timing
+		files, total = timing.parse(self.LOG)
+		self.assertEqual(files, [('tests/abi-check.t', 24.531), ('tests/boot-example.t', 338.267),
+					 ('tests/build-ci-series.t', None), ('tests/ci-quick.t', 1307.269)])
+		self.assertEqual(total, (4, 5, 1700))
+
+	def test_table(self):
+		from seriesci import timing
+		lines = timing.table(*timing.parse(self.LOG), top=2)
+		self.assertEqual(lines[0], 'check-times: 4 test files, 1700 s of wall time (prove); the 2 slowest:')
+		self.assertEqual(lines[1].split(), ['1307.3', 's', '76.9', '%', 'tests/ci-quick.t'])
+		self.assertEqual(lines[2].split()[-1], 'tests/boot-example.t')
+		self.assertEqual(lines[3], '  no time (failed or skipped): tests/build-ci-series.t')
+		self.assertEqual(len(lines), 4)
+
+	def test_no_total_sums_the_files(self):
+		from seriesci import timing
+		log = self.LOG.split('Files=')[0]
+		self.assertIn('1670 s of wall time (the sum of the files', timing.table(*timing.parse(log))[0])
+
+	def test_not_a_prove_log(self):
+		from seriesci import timing
+		with self.assertRaisesRegex(common.Error, 'no test file in the log'):
+			timing.table(*timing.parse('make: *** [check] Error 1\n'))
+
+
 if __name__ == '__main__':
 	unittest.main()

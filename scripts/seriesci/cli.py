@@ -226,6 +226,11 @@ def _bench(sub):
 	bench.add_parser(sub)
 
 
+def _timing(sub):
+	from seriesci import timing
+	timing.add_parser(sub)
+
+
 def _whole(s):
 	"""A whole number option value: digits only."""
 	if not s or not s.isdigit() or not s.isascii():
@@ -240,7 +245,7 @@ def parser():
 		'4 (report) a regression, 5 (report) not decided.')
 	sub = p.add_subparsers(dest='command', metavar='SUBCOMMAND', required=True)
 	for f in (_results, _merge, _reach, _proof, _targets, _report, _kcidb, _census, _abi, _rebase_state, _steps,
-		  _record, _fingerprint, _bench):
+		  _record, _fingerprint, _bench, _timing):
 		f(sub)
 	return p
 
