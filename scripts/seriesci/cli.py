@@ -161,15 +161,15 @@ def _census(sub):
 			  help='print only the total')
 	p.add_argument('--lines', action='store_true',
 		       help="add each group's shared normalised lines to the report (no effect with --raw)")
-	p.add_argument('--top', type=_whole, default=0, metavar='N',
+	p.add_argument('--top', type=common.whole, default=0, metavar='N',
 		       help='keep the first N subsystems of the report (default 0: all; not with --tsv, --total)')
-	p.add_argument('--near', type=_whole, default=10, metavar='PCT',
+	p.add_argument('--near', type=common.whole, default=10, metavar='PCT',
 		       help='a copy joins a near group when at most PCT%% of its lines (at least 1) '
 		       'are outside the common lines (default 10; 0: no near groups; no effect with --raw)')
 	p.add_argument('--raw', action='store_true',
 		       help='the raw-line census: copies within --changed lines of a centre count '
 		       'their raw file lines')
-	p.add_argument('--changed', type=_whole, metavar='N',
+	p.add_argument('--changed', type=common.whole, metavar='N',
 		       help='with --raw: the most changed lines (deleted plus added, by GNU diff -d) '
 		       'between a copy and its centre (default 10)')
 	p.add_argument('tree', nargs='?', metavar='TREE',
@@ -229,13 +229,6 @@ def _bench(sub):
 def _timing(sub):
 	from seriesci import timing
 	timing.add_parser(sub)
-
-
-def _whole(s):
-	"""A whole number option value: digits only."""
-	if not s or not s.isdigit() or not s.isascii():
-		raise argparse.ArgumentTypeError(f'not a whole number: {s!r}')
-	return int(s)
 
 
 def parser():

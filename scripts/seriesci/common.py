@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """What every module needs: named exit codes, the error type, messages."""
+import argparse
 import enum
 import os
 import sys
@@ -84,3 +85,10 @@ def series_entries(series_file):
 def series_patches(series_file):
 	"""The patches of a quilt series file, in order (no comments, options)."""
 	return [name for name, _ in series_entries(series_file)]
+
+
+def whole(s):
+	"""A whole number option value: digits only."""
+	if not s or not s.isdigit() or not s.isascii():
+		raise argparse.ArgumentTypeError(f'not a whole number: {s!r}')
+	return int(s)

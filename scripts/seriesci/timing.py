@@ -13,7 +13,6 @@ none (a time limit is not a test).
 import re
 
 from seriesci import common
-from seriesci.cli import _whole
 
 _HEAD = re.compile(r'^(?:\[\d\d:\d\d:\d\d\] )?(\S+\.t) \.*(?: |$)')
 _TIME = re.compile(r'^(?:ok|skipped\b.*?)\s+(\d+) ms\b')
@@ -75,6 +74,6 @@ def add_parser(sub):
 		"slowest test files with their share of it; files without a time (failed or "
 		"skipped) are named.  Figures only: it judges none.",
 		epilog='Exit codes: 0 printed, 1 a log with no test file in it, 2 usage.')
-	p.add_argument('--top', type=_whole, default=10, metavar='N', help='how many files to list (default 10)')
+	p.add_argument('--top', type=common.whole, default=10, metavar='N', help='how many files to list (default 10)')
 	p.add_argument('log', metavar='LOG', help='the output of prove -v --timer')
 	p.set_defaults(func=run)
