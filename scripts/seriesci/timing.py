@@ -4,7 +4,7 @@
 make check runs prove -v --timer over tests/; prove prints, per test file,
 a line naming it ("[HH:MM:SS] tests/x.t ....") and, once the file has
 passed, a line with its elapsed time ("ok  1307269 ms ( ... CPU)"), and at
-the end "Files=49, Tests=1111, 2156 wallclock secs".  A file that failed
+the end "Files=49, Tests=1111, 2140 wallclock secs".  A file that failed
 or was skipped has no time line.  This reads such a log and prints the
 total and the slowest files, so that a CI log, whose middle is often cut,
 says in its last lines what took the time.  It prints figures; it judges
