@@ -23,7 +23,6 @@ cp -r "$REPO/out/src/$BASE/include/uapi/asm-generic" "$F/usr/include/" 2>/dev/nu
 mkdir -p "$F/usr/include/asm" "$F/usr/include/linux"
 echo '#include <asm-generic/unistd.h>' > "$F/usr/include/asm/unistd.h"
 echo '#include <asm-generic/bitsperlong.h>' > "$F/usr/include/asm/bitsperlong.h"
-: > "$F/usr/include/linux/audit.h"	# init.c takes AUDIT_ARCH_EXAMPLE* if there
 
 # The stand-in QEMU prints $FAKE_LOG with the memory of its -m.
 cat > "$TMP/bin/qemu-system-riscv64" <<'EOF2'
@@ -46,11 +45,14 @@ EXAMPLE-CHILD: execve ok, argv[1]=from-init env EXAMPLE=1
 EXAMPLE-INIT: vfork, execve and wait: ok
 EXAMPLE-INIT: ptrace GETREGSET NT_PRSTATUS: ok
 EXAMPLE-INIT: audit arch AUDIT_ARCH_EXAMPLE: ok
+EXAMPLE-INIT: ptrace: first argument changed at syscall entry: ok
+EXAMPLE-INIT: foreign programs refused: ENOEXEC: ok
 EXAMPLE-INIT: traced child detached, exits 42: ok
 EXAMPLE-INIT: rt_sigaction: ok
 EXAMPLE-INIT: signal delivered, handler returned: ok
 EXAMPLE-INIT: sigreturn not through the stack: ok
 EXAMPLE-INIT: ucontext: uc_sigmask, then uc_mcontext last: ok
+EXAMPLE-INIT: signal frame: records end in a zero record: ok
 EXAMPLE-INIT: clock_gettime and nanosleep: ok
 EXAMPLE-INIT: AT_MINSIGSTKSZ given: ok
 EXAMPLE-INIT: system call restarted once: ok

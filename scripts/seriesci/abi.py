@@ -294,7 +294,9 @@ def parse_audit_h(text):
 
 def audit_uses(k, values):
 	"""(arch, AUDIT_ARCH_X, value) for each AUDIT_ARCH_* an arch's
-	asm/syscall.h names that linux/audit.h defines, first use only."""
+	asm/syscall.h names that linux/audit.h defines, or that the same
+	asm/syscall.h defines itself (a port without an EM_ number of its
+	own), first use only."""
 	out, seen = [], set()
 	ad = os.path.join(k, 'arch')
 	# the order of the glob arch/*/include/asm/syscall.h
@@ -303,11 +305,13 @@ def audit_uses(k, values):
 		f = os.path.join(ad, a, 'include/asm/syscall.h')
 		if not os.path.isfile(f):
 			continue
-		for l in lines_of(read_text(f)):
+		text = read_text(f)
+		own = parse_audit_h(text)
+		for l in lines_of(text):
 			for m in _AUDIT_USE.finditer(l):
 				n = m.group(0)
-				if (a, n) not in seen and n in values:
-					out.append((a, n, values[n]))
+				if (a, n) not in seen and (n in values or n in own):
+					out.append((a, n, values[n] if n in values else own[n]))
 				seen.add((a, n))
 	return out
 

@@ -7,23 +7,25 @@
  * nanosleep, a system call restarted once when its signal cannot be
  * delivered, -EFAULT for bad user pointers (the kernel survives them),
  * a timer and a UART that interrupt (/proc/interrupts), the signal
- * frame's layout and its return (not through the stack), and ptrace of a
- * child: its registers by PTRACE_GETREGSET, its AUDIT_ARCH.  Every line
+ * frame's layout (the registers last, then records ending in a zero
+ * one) and its return (not through the stack), ptrace of a child: its
+ * registers by PTRACE_GETREGSET, its AUDIT_ARCH, a first argument
+ * changed at a system call's entry stop; and that programs of another
+ * ABI (riscv Linux, hard float) are refused with ENOEXEC.  Every line
  * starts "EXAMPLE-INIT:", every check prints "ok" or "FAIL";
  * scripts/boot-example reads them from the console.
  * At the end it powers the machine off (QEMU exits 0), or, when a
  * check failed, exits, and the kernel panics.
  */
 #include "sys.h"
-#include <linux/audit.h>
 
-/* headers without it (a kernel before it): the check fails, not the build */
-#ifdef AUDIT_ARCH_EXAMPLE64
-#define EXAMPLE_AUDIT_ARCH	(sizeof(long) == 8 ? AUDIT_ARCH_EXAMPLE64 : \
-						     AUDIT_ARCH_EXAMPLE32)
-#else
-#define EXAMPLE_AUDIT_ARCH	0
-#endif
+/*
+ * arch/example's AUDIT_ARCH (its asm/syscall.h; no uapi header has it,
+ * a template claims no uapi number): EM_RISCV (243), little-endian, both
+ * convention bits, and the 64-bit bit on 64-bit.
+ */
+#define EXAMPLE_AUDIT_ARCH	(243 | 0x40000000U | 0x30000000U | \
+				 (sizeof(long) == 8 ? 0x80000000U : 0))
 
 #define AT_FDCWD		-100
 #define O_RDONLY		0
@@ -40,6 +42,8 @@
 #define S_IFIFO			0010000
 #define ITIMER_REAL		0
 #define FIONBIO			0x5421
+#define ENOEXEC			8
+#define EBADF			9
 #define EFAULT			14
 #define ERESTARTSYS		512
 #define CLONE_VM		0x00000100
@@ -53,7 +57,9 @@
 #define PTRACE_TRACEME		0
 #define PTRACE_PEEKDATA		2
 #define PTRACE_DETACH		17
+#define PTRACE_SYSCALL		24
 #define PTRACE_GETREGSET	0x4204
+#define PTRACE_SETREGSET	0x4205
 #define PTRACE_GET_SYSCALL_INFO	0x420e
 #define NT_PRSTATUS		1
 #define AT_ENTRY		9
@@ -74,12 +80,22 @@ struct ksigaction {
 
 /*
  * stack_t and struct ucontext: uc_sigmask with room for 1024 signals,
- * then uc_mcontext, user_regs_struct, last (it may grow).
+ * then uc_mcontext last: user_regs_struct, then 1024 bytes of records
+ * (each a 32-bit magic and a 32-bit size, a zero one ends the list),
+ * 16-byte aligned.
  */
 struct kstack {
 	void *sp;
 	int flags;
 	ulong size;
+};
+
+#define NREGS		33	/* pc, x1 to x31 (a0 is 10, a7 17), orig_a0 */
+#define ORIG_A0		32
+
+struct ksigcontext {
+	ulong regs[NREGS];
+	unsigned char records[1024] __attribute__((aligned(16)));
 };
 
 struct kucontext {
@@ -88,7 +104,7 @@ struct kucontext {
 	struct kstack stack;
 	ulong sigmask[8 / sizeof(ulong)];
 	unsigned char unused[1024 / 8 - 8];
-	ulong regs[32];		/* pc, then x1 to x31: a0 is 10, a7 17 */
+	struct ksigcontext mc;
 };
 
 /* field by field: an initialiser could become a call to memset */
@@ -106,6 +122,7 @@ static int failed;
 static volatile int signals;
 static volatile int signo_seen;
 static volatile ulong usr1_ra, usr1_sp, usr1_mask, usr1_a7;
+static volatile long usr1_records;
 
 static void check(int ok, const char *what)
 {
@@ -160,6 +177,30 @@ static const char *show_proc(const char *path, const char *key)
 	return 0;
 }
 
+/*
+ * The records of a signal frame, as a C library or a debugger walks
+ * them: the number before the zero record that ends the list, or -1
+ * when a record's size is not a multiple of 16 or the list runs past
+ * the area without its end.
+ */
+static long walk_records(const unsigned char *area, ulong room)
+{
+	const unsigned int *h;
+	ulong off = 0;
+	long n = 0;
+
+	while (off + 8 <= room) {
+		h = (const unsigned int *)(area + off);
+		if (!h[0] && !h[1])
+			return n;
+		if (h[1] < 16 || h[1] % 16 || h[1] > room - off)
+			return -1;
+		off += h[1];
+		n++;
+	}
+	return -1;
+}
+
 static void on_usr1(int sig, void *info, void *ucp)
 {
 	struct kucontext *uc = ucp;
@@ -168,7 +209,8 @@ static void on_usr1(int sig, void *info, void *ucp)
 	usr1_ra = (ulong)__builtin_return_address(0);
 	usr1_sp = (ulong)&uc;
 	usr1_mask = uc->sigmask[0];
-	usr1_a7 = uc->regs[17];
+	usr1_a7 = uc->mc.regs[17];
+	usr1_records = walk_records(uc->mc.records, sizeof(uc->mc.records));
 	signals++;
 }
 
@@ -190,10 +232,10 @@ static void on_segv(int sig, void *info, void *ucp)
 {
 	struct kucontext *uc = ucp;
 
-	seen_pc = uc->regs[0];
-	seen_a0 = uc->regs[10];
-	seen_a7 = uc->regs[17];
-	uc->regs[0] = (ulong)restart_resume;
+	seen_pc = uc->mc.regs[0];
+	seen_a0 = uc->mc.regs[10];
+	seen_a7 = uc->mc.regs[17];
+	uc->mc.regs[0] = (ulong)restart_resume;
 }
 
 static void on_alrm(int sig, void *info, void *uc)
@@ -411,6 +453,57 @@ static ulong auxval(long *sp, ulong type)
 }
 
 /*
+ * A tracer changes a system call's first argument at its entry stop:
+ * the child's first call is write(1, ...) (child.c writes its line
+ * at once); at the entry stop, PTRACE_SETREGSET of NT_PRSTATUS with
+ * orig_a0 = 1000, a file descriptor it does not have, must make the
+ * write fail with -EBADF, which the exit stop shows in a0.
+ */
+static void syscall_entry_write(long child, ulong *regs, void *iov)
+{
+	ulong nr, fd, ret = 0;
+	int st = 0, c1, c2;
+
+	sys4(__NR_ptrace, PTRACE_SYSCALL, child, 0, 0);
+	c1 = wait_event(child, &st);
+	sys4(__NR_ptrace, PTRACE_GETREGSET, child, NT_PRSTATUS, iov);
+	nr = regs[17];
+	fd = regs[ORIG_A0];
+	regs[ORIG_A0] = 1000;
+	sys4(__NR_ptrace, PTRACE_SETREGSET, child, NT_PRSTATUS, iov);
+	sys4(__NR_ptrace, PTRACE_SYSCALL, child, 0, 0);
+	c2 = wait_event(child, &st);
+	if (!sys4(__NR_ptrace, PTRACE_GETREGSET, child, NT_PRSTATUS, iov))
+		ret = regs[10];
+	say_num("EXAMPLE-INIT: syscall entry stop: nr ", nr, "");
+	say_num(", orig_a0 ", fd, "");
+	say_num(", after orig_a0 = 1000: a0 ", ret, "\n");
+	check(c1 == CLD_TRAPPED && c2 == CLD_TRAPPED && nr == __NR_write &&
+	      fd == 1 && ret == (ulong)-EBADF,
+	      "ptrace: first argument changed at syscall entry");
+}
+
+/*
+ * Programs of another ABI: a riscv Linux program, and one marked as
+ * arch/example's but for the double float calling convention
+ * (tools/example-init/foreign.c).  execve must refuse both with
+ * ENOEXEC, and /init goes on; had one been taken, /init would be gone.
+ */
+static void foreign_refused(char **envp)
+{
+	char *argv[2] = { "/bin/foreign", 0 };
+	long plain, hard;
+
+	plain = sys3(__NR_execve, argv[0], argv, envp);
+	argv[0] = "/bin/hardfloat";
+	hard = sys3(__NR_execve, argv[0], argv, envp);
+	say_num("EXAMPLE-INIT: execve of a riscv Linux program ", plain, "");
+	say_num(", of a hard-float one ", hard, "\n");
+	check(plain == -ENOEXEC && hard == -ENOEXEC,
+	      "foreign programs refused: ENOEXEC");
+}
+
+/*
  * ptrace of a child stopped after execve: PTRACE_GETREGSET of
  * NT_PRSTATUS gives user_regs_struct, whose pc must be the entry point
  * the kernel told the child (AT_ENTRY, in the auxiliary vector on its
@@ -420,7 +513,7 @@ static ulong auxval(long *sp, ulong type)
  */
 static void traced_child(char **argv, char **envp)
 {
-	ulong regs[32] = { 0 }, sp, entry = 0, t, i;
+	ulong regs[NREGS] = { 0 }, sp, entry = 0, t, i;
 	struct { void *base; ulong len; } iov = { regs, sizeof(regs) };
 	unsigned long long info[16];
 	long child, r;
@@ -450,13 +543,17 @@ static void traced_child(char **argv, char **envp)
 	say_num(" arch ", (long)(unsigned int)(info[0] >> 32), "\n");
 	check(r > 0 && (unsigned int)(info[0] >> 32) == EXAMPLE_AUDIT_ARCH,
 	      "audit arch AUDIT_ARCH_EXAMPLE");
+	syscall_entry_write(child, regs, &iov);
 	sys4(__NR_ptrace, PTRACE_DETACH, child, 0, 0);
 	code = wait_event(child, &st);
 	check(code == 1 && st == 42, "traced child detached, exits 42");
 }
 
+static long usr1_stack[512];
+
 int main(long *sp)
 {
+	struct kstack ss;
 	char *argv[3], *envp[2];
 	unsigned long long mask;
 	long long t0, t1;
@@ -487,8 +584,20 @@ int main(long *sp)
 	check(child > 1 && code == 42, "vfork, execve and wait");
 
 	traced_child(argv, envp);
+	foreign_refused(envp);
 
-	check(sigact(SIGUSR1, on_usr1, SA_SIGINFO) == 0, "rt_sigaction");
+	/*
+	 * SIGUSR1's frame goes on an alternate stack full of 0xa5: the end
+	 * of its record area is there only if the kernel wrote it.
+	 */
+	for (code = 0; code < (int)sizeof(usr1_stack); code++)
+		((volatile unsigned char *)usr1_stack)[code] = 0xa5;
+	ss.sp = usr1_stack;
+	ss.flags = 0;
+	ss.size = sizeof(usr1_stack);
+	sys2(__NR_sigaltstack, &ss, 0);
+	check(sigact(SIGUSR1, on_usr1, SA_SIGINFO | SA_ONSTACK) == 0,
+	      "rt_sigaction");
 	mask = 1ULL << (SIGUSR2 - 1);
 	sys4(__NR_rt_sigprocmask, SIG_BLOCK, &mask, 0, sizeof(mask));
 	sys2(__NR_kill, pid, SIGUSR1);
@@ -504,6 +613,9 @@ int main(long *sp)
 	say_num(", uc_mcontext a7 ", usr1_a7, "\n");
 	check(usr1_mask == 1UL << (SIGUSR2 - 1) && usr1_a7 == __NR_kill,
 	      "ucontext: uc_sigmask, then uc_mcontext last");
+	say_num("EXAMPLE-INIT: signal frame: records before the end ",
+		usr1_records, "\n");
+	check(usr1_records == 0, "signal frame: records end in a zero record");
 
 	t0 = now_ns();
 	code = sleep_for(0, 50000000);
