@@ -25,6 +25,12 @@ skip_all() {
 	exit 0
 }
 
+# skip WHY: one test that cannot run here, counted, reported as a skip
+skip() {
+	T_NUM=$((T_NUM + 1))
+	echo "ok $T_NUM # SKIP $*"
+}
+
 _result() {
 	T_NUM=$((T_NUM + 1))
 	if [ "$1" -eq 0 ]; then
