@@ -6,12 +6,15 @@
 # passing it.  Source it after tap.sh; call cabi_setup, then cabi_headers
 # ARCH... to make their uapi asm headers as Kbuild does (config-free:
 # scripts/Makefile.asm-headers, which runs only scripts/syscallhdr.sh, no
-# compiler) into $TMP/obj, and cabi_check ARCH to run the check on one
-# (output in $TMP/ARCH.out, exit status in $TMP/ARCH.rc).
+# compiler) into $TMP/obj, for scripts/abi-report; cabi_compile ARCH
+# installs an architecture's uapi headers (make headers) and compiles
+# scripts/canonical-abi.c against them as usr/Makefile does, with the host
+# gcc (output in $TMP/ARCH.out, exit status in $TMP/ARCH.rc).
 #
 # The fixtures:
-#   canon     the minimum: four uapi headers, an own AUDIT_ARCH_CANON*,
-#             AT_MINSIGSTKSZ in its ARCH_DLINFO; passes
+#   canon     the minimum: four uapi headers (a sigcontext ending in
+#             its record area) and its own ucontext.h, an own
+#             AUDIT_ARCH_CANON*, AT_MINSIGSTKSZ in its ARCH_DLINFO; passes
 #   canwrap   canon + a uapi signal.h that includes asm-generic/signal.h
 #             and overrides SIGSTKSZ: passes, listing the override
 #   canown    canon + a syscall of its own tag at 250 (reserved): passes
@@ -24,6 +27,11 @@
 #             the reserved numbers)
 #   canclone  defines __ARCH_BROKEN_SYS_CLONE3
 #   canback   selects CLONE_BACKWARDS
+#   canuc     the sigcontext of arch/example in v3 of the series: no
+#             record area
+#   canlast   a ucontext with uc_sigmask last
+#   canptrace a uapi PTRACE_GETREGS
+#   canlack   no uapi sigcontext.h
 
 CABI_P1=$QUILT_PATCHES/canonical-abi-definition.patch
 CABI_P2=$QUILT_PATCHES/canonical-abi-kconfig-check.patch
@@ -31,7 +39,8 @@ CABI_P2=$QUILT_PATCHES/canonical-abi-kconfig-check.patch
 cabi_setup() {
 	K=$TMP/k
 	mkdir -p "$K/Documentation"
-	for _d in scripts include arch Documentation/arch MAINTAINERS Kbuild; do
+	for _d in scripts include arch Documentation/arch MAINTAINERS Kbuild \
+		Makefile Kconfig init usr; do
 		cp -al "$SRC/$_d" "$K/$_d"
 	done
 	for _p in "$CABI_P1" "$CABI_P2"; do
@@ -40,7 +49,7 @@ cabi_setup() {
 	cabi_own_copy include/uapi/linux/audit.h
 	_em=32767
 	for _a in canon canwrap canown cantime cantbl canhdr canmin canaudit \
-		cannr canclone canback; do
+		cannr canclone canback canuc canlast canptrace canlack; do
 		cabi_fixture "$_a"
 	done
 	printf '#define SIGSTKSZ 16384\n#include <asm-generic/signal.h>\n' \
@@ -65,6 +74,22 @@ cabi_setup() {
 	printf '%s\tcannr\tcannr_frob\t\t\tsys_cannr_frob\n' "$CANNR" >> "$K/scripts/syscall.tbl"
 	echo '#define __ARCH_BROKEN_SYS_CLONE3' >> "$K/arch/canclone/include/asm/unistd.h"
 	printf 'config CANBACK\n\tdef_bool y\n\tselect CLONE_BACKWARDS\n' > "$K/arch/canback/Kconfig"
+	cat > "$K/arch/canuc/include/uapi/asm/sigcontext.h" <<'EOT'
+#include <asm/ptrace.h>
+struct sigcontext {
+	struct user_regs_struct sc_regs;
+};
+EOT
+	sed -i '/uc_sigmask;/d; s/^\tstruct sigcontext uc_mcontext;/&\n\tsigset_t uc_sigmask;/' \
+		"$K/arch/canlast/include/uapi/asm/ucontext.h"
+	echo '#define PTRACE_GETREGS 12' >> "$K/arch/canptrace/include/uapi/asm/ptrace.h"
+	rm "$K/arch/canlack/include/uapi/asm/sigcontext.h"
+	# an include guard around every uapi header of the fixtures
+	for _f in "$K"/arch/can*/include/uapi/asm/*.h; do
+		_g=_FIXTURE_$(basename "$_f" .h | tr a-z A-Z)_H
+		{ printf '#ifndef %s\n#define %s\n' "$_g" "$_g"; cat "$_f"; echo '#endif'; } \
+			> "$TMP/guarded" && mv "$TMP/guarded" "$_f"
+	done
 }
 
 # cabi_own_copy FILE: K's FILE (a hard link to the baseline) replaced by
@@ -84,9 +109,36 @@ cabi_fixture() {
 	mkdir -p "$_a/include/uapi/asm" "$_a/include/asm" "$_a/kernel"
 	: > "$_a/Kconfig"
 	printf 'syscall-y += unistd_32.h\nsyscall-y += unistd_64.h\n' > "$_a/include/uapi/asm/Kbuild"
-	for _h in byteorder.h ptrace.h sigcontext.h unistd.h; do
-		echo "/* $_h of a fixture */" > "$_a/include/uapi/asm/$_h"
-	done
+	: > "$_a/Makefile"
+	echo '#include <linux/byteorder/little_endian.h>' > "$_a/include/uapi/asm/byteorder.h"
+	printf 'struct user_regs_struct {\n\tunsigned long pc, regs[31];\n};\n' \
+		> "$_a/include/uapi/asm/ptrace.h"
+	cat > "$_a/include/uapi/asm/sigcontext.h" <<'EOT'
+#include <linux/types.h>
+#include <asm/ptrace.h>
+struct sigcontext {
+	struct user_regs_struct sc_regs;
+	__u8 sc_records[1024] __attribute__((__aligned__(16)));
+};
+EOT
+	cat > "$_a/include/uapi/asm/ucontext.h" <<'EOT'
+struct ucontext {
+	unsigned long uc_flags;
+	struct ucontext *uc_link;
+	stack_t uc_stack;
+	sigset_t uc_sigmask;
+	__u8 __unused[1024 / 8 - sizeof(sigset_t)];
+	struct sigcontext uc_mcontext;
+};
+EOT
+	cat > "$_a/include/uapi/asm/unistd.h" <<'EOT'
+#include <asm/bitsperlong.h>
+#if __BITS_PER_LONG == 64
+#include <asm/unistd_64.h>
+#else
+#include <asm/unistd_32.h>
+#endif
+EOT
 	echo "/* asm/unistd.h of a fixture */" > "$_a/include/asm/unistd.h"
 	printf 'static inline int syscall_get_arch(struct task_struct *task)\n{\n\treturn IS_ENABLED(CONFIG_64BIT) ? %s64 : %s32;\n}\n' \
 		"$_u" "$_u" > "$_a/include/asm/syscall.h"
@@ -106,10 +158,22 @@ cabi_headers() {
 	done
 }
 
-# cabi_check ARCH: the check as the top-level Kbuild runs it, every rule
-# an error (CABI_WARN_RULES: those that only warn, default none).
-cabi_check() {
-	CANONICAL_ABI_WARN_RULES=${CABI_WARN_RULES:-} sh "$K/scripts/check-canonical-abi.sh" --srctree "$K" --objtree "$TMP/obj" \
-		--arch "$1" > "$TMP/$1.out" 2>&1 && echo 0 > "$TMP/$1.rc" ||
-		echo $? > "$TMP/$1.rc"
+# cabi_compile ARCH [32|64] [GCC OPTION...]: ARCH's uapi headers installed
+# in $TMP/o/usr/include by make headers, then scripts/canonical-abi.c
+# compiled against them with the checks of "check-canonical-abi.sh --c"
+# for the word size (default 64, 32 with -m32), as usr/Makefile does.
+cabi_compile() {
+	_a=$1
+	_w=${2:-64}
+	shift
+	[ $# -eq 0 ] || shift
+	_m=
+	[ "$_w" = 64 ] || _m=-m32
+	rm -rf "$TMP/o/usr/include/asm" # installs go by time stamps
+	make -s -C "$K" O="$TMP/o" ARCH="$_a" headers > "$TMP/$_a.hdr" 2>&1 ||
+		sed 's/^/# /' "$TMP/$_a.hdr"
+	sh "$K/scripts/check-canonical-abi.sh" --srctree "$K" --c "$_w" > "$TMP/c$_w.h"
+	gcc $_m -fsyntax-only -nostdinc -I "$TMP/o/usr/include" -include "$TMP/c$_w.h" \
+		"$@" "$K/scripts/canonical-abi.c" > "$TMP/$_a.out" 2>&1 &&
+		echo 0 > "$TMP/$_a.rc" || echo $? > "$TMP/$_a.rc"
 }

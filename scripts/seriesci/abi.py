@@ -13,8 +13,8 @@ number with the canonical set of its word size:
   renumb    canonical syscalls it has under another number
   uapi      its own copies of uapi headers that must be the generic ones
   total     the sum: 0 means canonical
-and beside them, by the rules of the definition as the build check
-(scripts/check-canonical-abi.sh --arch) applies them, one count per
+and beside them, by the rules of the definition (the compiled check of the
+series, scripts/canonical-abi.c, judges those it can see), one count per
 deviation of each kind:
   copy      private copies: uapi headers that must be generic and do not
             include the asm-generic one (the check fails them)
@@ -23,7 +23,7 @@ deviation of each kind:
             passes them)
   private   1 when the ABI is numbered by a table of its own
             (renumbered syscalls, or a table other than the definition's)
-  rules     the rules of the definition's "rule" key the check can see,
+  rules     the rules of the definition's "rule" key the report counts,
             broken: minsigstksz, audit-arch, clone-args, ptrace-regsets
   dev       extra + lacking + private + copy + override + rules: every
             deviation once, a legacy syscall each; 0 means canonical
@@ -699,8 +699,8 @@ def markdown(base, table, names, reserved, rules_url):
 	o = [f'# Deviations from the canonical ABI: {base}\n', '\n',
 	     f'Made by `scripts/abi-report` of the asm-generic series on the tree {base},\n',
 	     'against the definition of the series (scripts/canonical-abi.txt), one row per\n',
-	     'architecture ABI.  Two measures: the deviations by the rules, as the build check\n',
-	     'of the series (`scripts/check-canonical-abi.sh --arch`) sees them, and the\n',
+	     'architecture ABI.  Two measures: the deviations by the rules of the definition\n',
+	     '(the compiled check of the series, `scripts/canonical-abi.c`, judges those it can see), and the\n',
 	     'syscall-level count of v1, kept as it was defined.\n', '\n',
 	     '## By the rules\n', '\n',
 	     'Each deviation counts once: a legacy syscall each (live syscalls beyond the\n',
