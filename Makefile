@@ -13,7 +13,7 @@ endif
 Q ?=
 
 .PHONY: all deps tree boot push pop top refresh applied lint export results check help rebase nightly submit-check \
-	ci-quick ci-full ci-columns bench-ci
+	ci-quick ci-full ci-columns bench-ci toolchains
 
 all: boot
 
@@ -70,6 +70,11 @@ ci-quick:
 ci-full:
 	@scripts/ci-series --down $(Q)
 
+# the cross compilers of the TOOLCHAIN=crosstool targets (csky, microblaze,
+# nios2, xtensa): about 20 minutes each on 2 cores, made once
+toolchains:
+	@scripts/crosstool all
+
 # the same matrix one target column at a time, resumable across sessions
 ci-columns:
 	@scripts/ci-columns $(TARGETS)
@@ -94,5 +99,6 @@ help:
 	@echo 'make check       the tests (prove tests/), with the quick tier of per-patch CI'
 	@echo 'make ci-quick    the quick tier after every patch (x86_64, m68k, example): $(OUT)/ci/$(BASE)-quick'
 	@echo 'make ci-full     every target after every patch: $(OUT)/ci/$(BASE)/results.html (Q=--restart)'
+	@echo 'make toolchains  the cross gcc of csky, microblaze, nios2 and xtensa (scripts/crosstool all; once, about 80 min)'
 	@echo 'make ci-columns  the same one target column at a time, resumable: $(OUT)/ci/BASE-full/TARGET (TARGETS=a b)'
 	@echo 'make bench-ci    cold build-all vs the per-patch run, and their ratio (TIER=quick for the quick tier)'

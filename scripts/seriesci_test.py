@@ -401,6 +401,13 @@ class CellsTest(TmpTest):
 		self.assertEqual(self.bcs['example32'].fragments[1:], ['configs/example.config', 'configs/example32.config'])
 		self.assertEqual(self.bcs['hexagon'].environment(), {'ARCH': 'hexagon', 'LLVM': '-19'})
 
+	def test_build_config_crosstool(self):
+		"""TOOLCHAIN=crosstool is build-arch's, not a make variable."""
+		t = targets.parse('nios2 nios2 nios2-linux- full TOOLCHAIN=crosstool\n')[0]
+		b = metadata.BuildConfig(t, self.configs)
+		self.assertEqual((b.crosstool, b.makevars, b.environment()),
+				 ('nios2-linux-', [], {'ARCH': 'nios2', 'CROSS_COMPILE': 'nios2-linux-'}))
+
 	def test_metadata_fields(self):
 		r = {'target': 'hexagon', 'status': 'ok', 'stage': 'built', 'seconds': '12.5', 'warnings': '2',
 		     'vmlinux_size': '1000', 'compiler': 'Debian clang version 19.1.7 (3+b1)', 'binutils': 'LLD 19.1.7',

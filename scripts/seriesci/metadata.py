@@ -27,7 +27,7 @@ _VER_RE = re.compile(r'^[0-9]+\.[0-9]+(\.[0-9]+)*$')
 class BuildConfig:
 	"""How scripts/build-arch configures and builds a target, from its
 	line of configs/targets: ARCH, CROSS_COMPILE, the make variables but
-	build-arch's own RUNTIME= and GCC_SUFFIX=, LLVM=, the image and the
+	build-arch's own RUNTIME=, GCC_SUFFIX= and TOOLCHAIN=, LLVM=, the image and the
 	Kconfig fragments after tinyconfig (configs/base.config, then what
 	configs/TARGET.config includes with "# include: NAME.config", then
 	configs/TARGET.config), relative to the repository."""
@@ -38,6 +38,7 @@ class BuildConfig:
 		self.cross = '' if t.cross == '-' else t.cross
 		self.runtime = ''
 		self.gcc_suffix = ''
+		self.crosstool = ''
 		self.makevars = []
 		self.llvm = ''
 		for v in t.vars:
@@ -46,6 +47,8 @@ class BuildConfig:
 				self.runtime = val
 			elif k == 'GCC_SUFFIX':
 				self.gcc_suffix = val
+			elif k == 'TOOLCHAIN':
+				self.crosstool = self.cross if val == 'crosstool' else ''
 			else:
 				self.makevars.append(v)
 				if k == 'LLVM':
