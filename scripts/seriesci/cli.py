@@ -90,6 +90,8 @@ def _targets(sub):
 		       help='the targets file (default: $TARGETS_FILE, else $CONFIGS/targets, '
 		       'else configs/targets)')
 	p.add_argument('--tier', metavar='TIER', help='only the targets of this tier (quick, full)')
+	p.add_argument('--with', dest='with_var', metavar='VAR=VALUE',
+		       help='only the targets whose line sets this variable (TOOLCHAIN=crosstool)')
 	p.add_argument('--field', default='name', choices=targets.FIELDS + ('line',),
 		       help='what to print of each target (default: name; vars: the make '
 		       'variables; line: the whole line)')

@@ -71,6 +71,8 @@ def run(args):
 		ts = [t for t in ts if t.tier == args.tier]
 		if not ts:
 			raise common.Error(f"no targets of tier '{args.tier}' in {args.file or default_file()}")
+	if getattr(args, 'with_var', None):
+		ts = [t for t in ts if args.with_var in t.vars]
 	if args.names:
 		by = {t.name: t for t in ts}
 		for n in args.names:
