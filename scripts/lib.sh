@@ -183,6 +183,15 @@ package_of() {
 	echo "$1" | awk -F'[-.~]' '{ printf "linux-source-%s.%s\n", $1, $2 }'
 }
 
+# identity_ok ID: ID is one line "Name <local@domain.tld>": one @, no
+# blank or <> in the address, a dot in the domain (lint's From: and
+# Signed-off-by: rule, export's sender rule).
+identity_ok() {
+	case $1 in *"
+"*|*"$(printf '\r')"*) return 1 ;; esac
+	printf '%s\n' "$1" | grep -Eq '^[^<>@]*[^<>@ ] <[^<>@ ]+@[^<>@ .]+(\.[^<>@ .]+)+>$'
+}
+
 # sq WORD: WORD quoted for a shell, when it needs it (printed commands
 # must work when pasted).
 sq() {

@@ -69,7 +69,7 @@ noid() {
 msg() { git --git-dir="$g" log -1 --format=%B "$1"; }
 M="make -s -C $REPO"
 
-plan 57
+plan 60
 
 # The sender.
 if [ -n "$(git -C "$REPO" config --local user.email 2>/dev/null)" ]; then
@@ -85,6 +85,14 @@ out=$(SENDER=nobody scripts/export 2>&1) && rc=0 || rc=$?
 like "$rc $out" "^1 .*the sender \"nobody\" \(SENDER\) is not \"Name <address>\"" "a SENDER that is not Name <address>: refused"
 out=$(SENDER="$PH" scripts/export 2>&1) && rc=0 || rc=$?
 like "$rc $out" "^1 .*is the repository's placeholder" "the placeholder as the sender: refused"
+# one line, one address with a domain: the rule lint applies to From:
+out=$(SENDER="$(printf 'Jane Tester <jane@example.org>\nBcc: evil@attacker.org')" scripts/export 2>&1) && rc=0 || rc=$?
+like "$rc $(echo $out)" "^1 .*the sender \"Jane Tester <jane@example.org> Bcc: evil@attacker.org\" \(SENDER\) is not" \
+	"a SENDER with a second line (a Bcc: header): refused"
+out=$(SENDER='J <a@b>' scripts/export 2>&1) && rc=0 || rc=$?
+like "$rc $out" "^1 .*the sender \"J <a@b>\" \(SENDER\) is not .*local@domain.tld" "a SENDER without a domain: refused"
+out=$(SENDER='Jane <jane@localhost>' scripts/export 2>&1) && rc=0 || rc=$?
+like "$rc $out" "^1 .*the sender \"Jane <jane@localhost>\" \(SENDER\) is not" "a SENDER at localhost: refused"
 printf '[user]\n\tname = Gita Config\n\temail = gita@example.com\n' > "$TMP/gitconfig"
 out=$(env -u SENDER GIT_CONFIG_GLOBAL="$TMP/gitconfig" GIT_CONFIG_NOSYSTEM=1 scripts/export 2>&1) && rc=0 || rc=$?
 is "$rc" 0 "git config user.name and user.email are the sender"
