@@ -24,6 +24,16 @@ upstream_of() {
 pinned_base() {
 	awk '!/^#/ && NF { v = $2; sub(/-[^-]*$/, "", v); gsub(/~/, "-", v); print v; exit }' "$BASELINES"
 }
+# baseline_line BASE: "package debversion sha256 suite" of BASE from the
+# pins, or nothing.  BASE is an upstream version (6.12.118, 7.3-rc7) or a
+# Debian one (7.3~rc7-1~exp1).  A pin line is "package version suite
+# sha256"; an old three-field line (no suite) reads as suite "-".
+baseline_line() {
+	awk -v b="$1" '!/^#/ && (NF == 3 || NF == 4) {
+		v = $2; u = v; sub(/-[^-]*$/, "", u); gsub(/~/, "-", u)
+		if (b == v || b == u) { print $1, $2, $NF, (NF == 4 ? $3 : "-"); exit }
+	}' "$BASELINES" $([ -f "$OUT/apt/pins" ] && echo "$OUT/apt/pins")
+}
 # default_base: the pinned base, or, when that has left the archive and
 # this OUT has no copy of it, the mainline version scripts/fetch-baseline
 # fell back to ($OUT/apt/fallback).
@@ -164,17 +174,6 @@ series_check() {
 	fi
 	printf '%s: error: %s\n' "$prog" "$_err" >&2
 	exit 1
-}
-
-# baseline_line BASE: "package debversion sha256 suite" of BASE from the
-# pins, or nothing.  BASE is an upstream version (6.12.118, 7.3-rc7) or a
-# Debian one (7.3~rc7-1~exp1).  A pin line is "package version suite
-# sha256"; an old three-field line (no suite) reads as suite "-".
-baseline_line() {
-	awk -v b="$1" '!/^#/ && (NF == 3 || NF == 4) {
-		v = $2; u = v; sub(/-[^-]*$/, "", u); gsub(/~/, "-", u)
-		if (b == v || b == u) { print $1, $2, $NF, (NF == 4 ? $3 : "-"); exit }
-	}' "$BASELINES" $([ -f "$OUT/apt/pins" ] && echo "$OUT/apt/pins")
 }
 
 # package_of BASE: the Debian package that carries upstream BASE

@@ -29,7 +29,7 @@ unset BASE
 cp -a "$QUILT_PATCHES" "$TMP/orig"
 FB=$REPO/scripts/fetch-baseline
 
-plan 21
+plan 22
 
 out=$("$FB" --list 2>&1) && rc=0 || rc=$?
 is "$rc" 0 "--list reads the stand-in archive"
@@ -76,4 +76,11 @@ like "$rc $(echo $out)" "^1 .*9\.9\.5-1 cannot be downloaded .*the archive offer
 out=$(BASE=9.9.7 "$FB" 2>&1) && rc=0 || rc=$?
 like "$rc $(echo $out)" "^1 .*9\.9\.7 is not pinned .*names no version any suite offers.*the archive offers: 9\.9\.3-1" \
 	"a version string that names no suite"
+
+# lib.sh in an OUT that fell back (apt/fallback, no copy of the pinned
+# base): its functions are defined before it uses them.
+mkdir -p "$TMP/fbout/apt" && echo 9.9.3 > "$TMP/fbout/apt/fallback"
+out=$(env -u BASE -u BASE_AUTO OUT="$TMP/fbout" sh -uc '. "$1/scripts/lib.sh"; echo "BASE=$BASE"' \
+	"$REPO/scripts/lib.sh" "$REPO" 2>&1) && rc=0 || rc=$?
+is "$rc $(echo $out)" "0 BASE=9.9.3" "lib.sh in a fallback OUT: the fallback base, no error (set -u)"
 done_testing
