@@ -233,6 +233,16 @@ class ReachTest(TmpTest):
 		self.assertEqual(self.ask('kernel/fork.c'),
 				 (True, 'kernel/fork.c: a dependency of the build'))
 
+	def test_paths_are_normalized(self):
+		"""An absolute, doubled or dotted path of a dependency reaches; one
+		outside the tree cannot be decided, and reaches."""
+		for f in (os.path.join(self.t, 'kernel/fork.c'), 'kernel//fork.c', 'kernel/../kernel/fork.c',
+			  './kernel/fork.c'):
+			self.assertEqual(self.ask(f), (True, 'kernel/fork.c: a dependency of the build'), f)
+		self.assertIn('not a file of the tree', self.ask('/elsewhere/kernel/fork.c')[1])
+		self.assertIn('not a file of the tree', self.ask('../x.c')[1])
+		self.assertEqual(self.ask(os.path.join(self.t, 'Documentation/x.rst'))[0], False)
+
 	def test_build_files_and_scripts(self):
 		self.assertTrue(self.ask('kernel/Makefile')[0])
 		self.assertTrue(self.ask('Makefile')[0])

@@ -307,6 +307,18 @@ def _cat(p):
 		return None
 
 
+def _tree_relative(tree, f):
+	"""f as the index names it: relative to the tree, normalized (a//b,
+	./a, a/../b); an absolute path under the tree made relative.  A path
+	outside the tree cannot be decided: it reaches."""
+	if os.path.isabs(f):
+		f = os.path.relpath(os.path.normpath(f), os.path.normpath(tree))
+	r = os.path.normpath(f)
+	if r == '.' or r == '..' or r.startswith('../'):
+		raise Reached(f'{f}: not a file of the tree {tree}, cannot be decided')
+	return r
+
+
 def decide(b, key='', files=None):
 	"""(True, reason) when a change reaches the build b, (False, summary)
 	when provably none does.  files: the changed tree-relative files, or
@@ -320,7 +332,7 @@ def decide(b, key='', files=None):
 					raise Reached(f'{f}: a dependency of the build, deleted')
 		n = 0
 		for f in files:
-			f = f[2:] if f.startswith('./') else f
+			f = _tree_relative(ix.tree, f)
 			n += 1
 			w = ix.why(f)
 			if w:
