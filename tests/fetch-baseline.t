@@ -25,6 +25,21 @@ mkdir -p "$TMP/debs"
 mv "$OUT"/dl/*.deb "$TMP/debs/"
 archive_put unstable "$TMP/debs/linux-source-9.9_9.9.1-1_all.deb"
 archive_put experimental "$TMP/debs/linux-source-9.9_9.9.2-1_all.deb"
+# a third patch, a new file whose name holds "offset": no hunk of it moved
+cat > "$QUILT_PATCHES/gamma-note.patch" <<'EOP'
+From: asm-generic series <series@example.org>
+Subject: [PATCH] gamma: a note
+
+A new file whose name holds the word offset.
+
+Signed-off-by: asm-generic series <series@example.org>
+---
+--- /dev/null
++++ b/include/asm-generic/asm-offsets-note.h
+@@ -0,0 +1 @@
++/* a note */
+EOP
+echo gamma-note.patch >> "$QUILT_SERIES"
 unset BASE
 cp -a "$QUILT_PATCHES" "$TMP/orig"
 FB=$REPO/scripts/fetch-baseline
@@ -51,8 +66,9 @@ rm -rf "$OUT/src/9.9.1" "$OUT"/dl/*9.9.1*
 out=$("$REPO/scripts/tree" 2>&1) && rc=0 || rc=$?
 is "$rc" 0 "no copy either: make tree goes on"
 like "$out" "FALLBACK 9.9.1 has left the archive .* using 9.9.2" "with the newest mainline version, said in one line"
-like "$out" "TRIAL +9.9.2 takes all 2 patches unchanged" "after a trial in a scratch copy"
-is "$(cat "$OUT/linux-9.9.2/.pc/applied-patches" 2>/dev/null | wc -l)" 2 "the series is applied to it"
+like "$out" "TRIAL +9.9.2 takes all 3 patches unchanged \\(0 with offsets\\)" \
+	"after a trial in a scratch copy, counting only hunks that moved"
+is "$(cat "$OUT/linux-9.9.2/.pc/applied-patches" 2>/dev/null | wc -l)" 3 "the series is applied to it"
 check "and patches/ is untouched" diff -r "$TMP/orig" "$QUILT_PATCHES"
 like "$(cat "$OUT/apt/pins")" "^linux-source-9.9 9.9.2-1 experimental [0-9a-f]{64}$" "its sha256, from the signed index, is pinned in OUT only"
 
