@@ -51,6 +51,11 @@ default_base() {
 # children can tell it from one the user gave.
 if [ -n "${BASE:-}" ] && [ "$BASE" != "${BASE_AUTO:-}" ]; then
 	BASE_GIVEN=1
+	# Debian's form of a version (7.3~rc7-1~exp1, 6.12.118-1~deb12u1) is
+	# the same baseline as the upstream one: one src/, one tree.
+	case $BASE in
+	*~*|[0-9]*.*-[0-9]*) BASE=$(upstream_of "$BASE") ;;
+	esac
 else
 	BASE_GIVEN=
 	BASE=$(default_base)

@@ -44,7 +44,7 @@ unset BASE
 cp -a "$QUILT_PATCHES" "$TMP/orig"
 FB=$REPO/scripts/fetch-baseline
 
-plan 22
+plan 24
 
 out=$("$FB" --list 2>&1) && rc=0 || rc=$?
 is "$rc" 0 "--list reads the stand-in archive"
@@ -99,4 +99,9 @@ mkdir -p "$TMP/fbout/apt" && echo 9.9.3 > "$TMP/fbout/apt/fallback"
 out=$(env -u BASE -u BASE_AUTO OUT="$TMP/fbout" sh -uc '. "$1/scripts/lib.sh"; echo "BASE=$BASE"' \
 	"$REPO/scripts/lib.sh" "$REPO" 2>&1) && rc=0 || rc=$?
 is "$rc $(echo $out)" "0 BASE=9.9.3" "lib.sh in a fallback OUT: the fallback base, no error (set -u)"
+# BASE in Debian's form is the same baseline: one src/, one tree.
+out=$(env -u TREE BASE=9.9.2-1 sh -uc '. "$1/scripts/lib.sh"; echo "$BASE $SRC $TREE"' "$REPO/scripts/lib.sh" "$REPO" 2>&1)
+is "$out" "9.9.2 $OUT/src/9.9.2 $OUT/linux-9.9.2" "BASE=9.9.2-1 is 9.9.2"
+out=$(BASE='7.3~rc7-1~exp1' sh -uc '. "$1/scripts/lib.sh"; echo "$BASE"' "$REPO/scripts/lib.sh" "$REPO" 2>&1)
+is "$out" "7.3-rc7" "BASE=7.3~rc7-1~exp1 is 7.3-rc7, and 7.3-rc7 stays itself"
 done_testing
