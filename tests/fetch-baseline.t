@@ -44,7 +44,7 @@ unset BASE
 cp -a "$QUILT_PATCHES" "$TMP/orig"
 FB=$REPO/scripts/fetch-baseline
 
-plan 24
+plan 25
 
 out=$("$FB" --list 2>&1) && rc=0 || rc=$?
 is "$rc" 0 "--list reads the stand-in archive"
@@ -56,6 +56,12 @@ out=$("$FB" 2>&1) && rc=0 || rc=$?
 is "$rc" 0 "the pinned default is downloaded"
 like "$out" "FETCH +linux-source-9.9 9.9.1-1 \(unstable\)" "from its suite"
 check "and unpacked" test -f "$OUT/src/9.9.1/Makefile"
+# Its .deb deleted and the archive out of reach: the ready tree is enough.
+mv "$OUT/dl/linux-source-9.9_9.9.1-1_all.deb" "$TMP/deb.keep" && mv "$ARCHIVE" "$ARCHIVE.off"
+out=$(BASE=9.9.1 "$FB" 2>&1) && rc=0 || rc=$?
+like "$rc $(echo $out)" "^0 .*CACHED .*ready, unpacked from linux-source-9.9 9.9.1-1" \
+	"a ready tree without its .deb, offline: used as it is, nothing fetched"
+mv "$ARCHIVE.off" "$ARCHIVE" && mv "$TMP/deb.keep" "$OUT/dl/linux-source-9.9_9.9.1-1_all.deb"
 is "$("$FB" --newest)" "linux-source-9.9 9.9.2-1 experimental" "--newest: the highest mainline version"
 
 # The archive moves on: 9.9.1 leaves it.

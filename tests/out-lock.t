@@ -16,8 +16,8 @@ plan 16
 
 "$REPO/scripts/tree" > "$TMP/tree.log" 2>&1
 check "make tree on the stand-in baseline" test -f "$TREE/.pc/applied-patches"
-is "$(cat "$OUT/src/.$BASE.ready" 2>/dev/null)" "$(cd "$T_DIR/fixtures/mini/tree" && find . ! -type d | wc -l)" \
-	"the baseline is marked ready with its file count"
+is "$(cat "$OUT/src/.$BASE.ready" 2>/dev/null)" "$(cd "$T_DIR/fixtures/mini/tree" && find . ! -type d | wc -l) $(sha256sum "$OUT"/dl/*.deb | cut -d' ' -f1)" \
+	"the baseline is marked ready with its file count and the sha256 of its .deb"
 
 # hold OUT's lock for a second as a run named "holder" would
 hold() {
