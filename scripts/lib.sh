@@ -187,6 +187,17 @@ package_of() {
 	echo "$1" | awk -F'[-.~]' '{ printf "linux-source-%s.%s\n", $1, $2 }'
 }
 
+# disk_error DIR: read a command's messages on standard input; when they
+# name a write error (a full disk, a quota, an I/O error, a read-only file
+# system), print it with df's figure for DIR, "No space left on device
+# (0 free of 4.0M on /mnt)", and succeed; else fail.
+disk_error() {
+	_e=$(grep -Eo -m 1 'No space left on device|Disk quota exceeded|Input/output error|Read-only file system') ||
+		return 1
+	_df=$(df -Ph "$1" 2>/dev/null | awk 'NR == 2 { print $4 " free of " $2 " on " $6 }')
+	echo "$_e${_df:+ ($_df)}"
+}
+
 # identity_ok ID: ID is one line "Name <local@domain.tld>": one @, no
 # blank or <> in the address, a dot in the domain (lint's From: and
 # Signed-off-by: rule, export's sender rule).
