@@ -96,33 +96,9 @@ is $? 0 "a changed dependency, the build folder given relative: reached"
 "$REPO/scripts/reach" --bogus "$B" 2>/dev/null
 isnt $? 3 "a usage error is not exit 3"
 
-# build-arch, REACH=1: a copy of the scripts (so that reach can be
-# replaced), a tree with arch/x86, and a make in PATH that configures by
-# concatenation and "builds" vmlinux with one .cmd file.
-R=$TMP/repo
-mkdir -p "$R/configs" "$TMP/bin"
-cp -a "$REPO/scripts" "$R/"
-cp "$REPO/configs/base.config" "$R/configs/"
-echo "t x86 - quick" > "$R/configs/targets"
-echo "# t" > "$R/configs/t.config"
-T2=$TMP/tree2
-mkdir -p "$T2/arch/x86" "$T2/kernel/configs" "$T2/scripts/kconfig"
-touch "$T2/Makefile" "$T2/arch/x86/Kconfig" "$T2/kernel/configs/tiny-base.config" \
-	"$T2/kernel/configs/tiny.config" "$T2/kernel/fork.c" "$T2/notes.txt"
-printf '#!/bin/sh\nshift 3\nfor f; do cat "$f"; done >> "$1"\n' > "$T2/scripts/kconfig/merge_config.sh"
-cat > "$TMP/bin/make" <<'MAKE'
-#!/bin/sh
-for a; do case $a in O=*) o=${a#O=} ;; esac; t=$a; done
-case $t in
-tinyconfig) echo CONFIG_X=y > "$o/.config" ;;
-vmlinux)
-	mkdir -p "$o/kernel"
-	printf 'savedcmd_kernel/fork.o := gcc -c %s\n\nsource_kernel/fork.o := %s\n' \
-		"$TREE/kernel/fork.c" "$TREE/kernel/fork.c" > "$o/kernel/.fork.o.cmd"
-	echo vmlinux > "$o/vmlinux" ;;
-esac
-MAKE
-chmod +x "$T2/scripts/kconfig/merge_config.sh" "$TMP/bin/make"
+# build-arch, REACH=1, on the stand-in make of tests/stand-in-make.sh
+. "$T_DIR/stand-in-make.sh"
+standin_setup
 ba() {
 	PATH=$TMP/bin:$PATH OUT=$TMP/out TREE=$T2 CONFIGS=$R/configs REACH=1 \
 		"$R/scripts/build-arch" t > /dev/null 2>&1 || :
