@@ -15,7 +15,11 @@
 # stand-in that only notes its call; `make deps` runs as written (all
 # packages are there after make deps).  The two shards share this
 # machine's OUT (one waits for the other's lock), where GitLab gives each
-# its own machine.  The check job is only listed: it is make check.
+# its own machine.  The check job is only listed: it is make check.  The
+# nightly job is in scheduled pipelines only (and alone there): it runs
+# for real as one (CI_PIPELINE_SOURCE=schedule), make nightly on a
+# stand-in archive offering 9.9.2 (passes, the dated report its artifact)
+# and then 9.9.3, on which a patch conflicts (fails).
 # Both tools are the pinned versions scripts/deps installs into
 # $OUT/npm (scripts/npm/); missing after `make deps`, they fail this test
 # rather than skip it.
@@ -27,7 +31,7 @@
 NPM_TOOLS=${NPM_TOOLS:-$OUT/npm}
 export NPM_TOOLS
 NPM_BIN=$NPM_TOOLS/node_modules/.bin
-plan 14
+plan 21
 
 # the tools: there, and the pinned versions
 have_tools=1
@@ -92,7 +96,9 @@ chmod +x "$TREE/scripts/checkpatch.pl"
 printf 'a alpha nosuch-linux-gnu- quick\nb beta nosuch-linux-gnu- quick\n' > "$TMP/configs/targets"
 : > "$TMP/configs/a.config"
 : > "$TMP/configs/b.config"
-printf '#!/bin/sh\necho "apt-get $*" >> "%s/apt-get.called"\n' "$TMP" > "$TMP/bin/apt-get"
+# a stand-in apt-get for the jobs' own lines; the project's apt (its -o
+# options, on the stand-in archive) goes to the real one
+printf '#!/bin/sh\ncase $1 in -o) exec /usr/bin/apt-get "$@" ;; esac\necho "apt-get $*" >> "%s/apt-get.called"\n' "$TMP" > "$TMP/bin/apt-get"
 chmod +x "$TMP/bin/apt-get"
 BOOT_EXAMPLE=$TMP/boot CONFIGS=$TMP/configs KBUILD_LOCK=$TMP/lock
 export BOOT_EXAMPLE CONFIGS KBUILD_LOCK
@@ -160,4 +166,46 @@ matrix "$P/public" > "$TMP/merged.json"
 matrix "$TMP/single" > "$TMP/single.json"
 check "the merged results.json is the single run's (but for its times)" diff -u "$TMP/single.json" "$TMP/merged.json"
 check "and so is results.md" diff -u "$TMP/single/results.md" "$P/public/results.md"
+
+# The nightly job: only in scheduled pipelines, and there alone.
+like "$(grep -c '^nightly ' "$TMP/.out" 2>/dev/null; echo "$list" | grep -c '^nightly ')" "^0" \
+	"a push pipeline has no nightly job"
+gcl --variable CI_PIPELINE_SOURCE=schedule --list > "$TMP/sched.list" 2>&1
+is "$(sed 's/\x1b\[[0-9;]*m//g' "$TMP/sched.list" | awk '/^(check|shard|pages|nightly)/ { print $1 }' | tr '\n' ' ')" \
+	"nightly " "a scheduled pipeline has the nightly job and no other"
+# It runs make nightly for real against a stand-in archive that offers a
+# newer version (9.9.2, alpha's Kbuild moved: an offset), with a stand-in
+# build, and keeps the dated report as its artifact.
+cp -a "$T_DIR/fixtures/mini/tree" "$TMP/v2"
+k=$TMP/v2/arch/alpha/include/asm/Kbuild
+{ printf '# alpha headers\n#\n'; cat "$k"; } > "$k.new" && mv "$k.new" "$k"
+mini_baseline 9.9.2 "$TMP/v2"
+. "$T_DIR/archive.sh"
+archive_setup
+archive_put unstable "$OUT/dl/linux-source-9.9_9.9.1-1_all.deb"
+archive_put experimental "$OUT/dl/linux-source-9.9_9.9.2-1_all.deb"
+NIGHTLY_OUT=$P/out/nightly
+NIGHTLY_BUILD='echo "build-all: 1/1 ok in 0s"'
+export NIGHTLY_OUT NIGHTLY_BUILD
+(cd "$P" && PATH=$TMP/bin:$PATH timeout 600 "$NPM_BIN/gitlab-ci-local" --force-shell-executor --no-color \
+	--variable CI_PIPELINE_SOURCE=schedule --variable NIGHTLY_DEPS=true nightly) > "$TMP/night.log" 2>&1
+rc=$?
+like "$rc $(sed 's/\x1b\[[0-9;]*m//g' "$TMP/night.log" | grep -E '^ *(PASS|FAIL) +nightly')" "^0 +PASS +nightly" \
+	"the scheduled pipeline runs make nightly, and it passes"
+like "$(cat "$NIGHTLY_OUT/latest.md" 2>/dev/null)" "Rebase: \\*\\*done\\*\\*; 2 patches: 1 clean, 1 offset" \
+	"its dated report says what the rebase onto 9.9.2 did"
+check "and the report is the job's artifact" sh -c "ls '$P'/.gitlab-ci-local/artifacts/nightly/out/nightly/reports/*-9.9.2.md"
+# A newer version on which a patch conflicts (9.9.3 changes alpha's
+# param.h, which alpha-param.patch deletes): the job fails, visibly.
+cp -a "$T_DIR/fixtures/mini/tree" "$TMP/v3"
+sed -i 's/HZ 100/HZ 250/' "$TMP/v3/arch/alpha/include/asm/param.h"
+mini_baseline 9.9.3 "$TMP/v3"
+archive_put experimental "$OUT/dl/linux-source-9.9_9.9.3-1_all.deb"
+(cd "$P" && PATH=$TMP/bin:$PATH timeout 600 "$NPM_BIN/gitlab-ci-local" --force-shell-executor --no-color \
+	--variable CI_PIPELINE_SOURCE=schedule --variable NIGHTLY_DEPS=true nightly) > "$TMP/night3.log" 2>&1
+rc=$?
+like "$rc $(sed 's/\x1b\[[0-9;]*m//g' "$TMP/night3.log" | grep -E '^ *(PASS|FAIL) +nightly')" "^[1-9][0-9]* +FAIL +nightly" \
+	"a conflict on the newest version fails the scheduled job"
+like "$(cat "$NIGHTLY_OUT/latest.md" 2>/dev/null)" "conflict.*alpha-param.patch|alpha-param.patch.*conflict" \
+	"and its report names the patch"
 done_testing
