@@ -18,7 +18,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from seriesci import cli, common, kcidb, merge, metadata, proof, reach, record, render, report, repro, targets  # noqa: E402
+from seriesci import cli, common, kcidb, merge, metadata, proof, rangediff, reach, record, render, report, repro, targets  # noqa: E402
 
 
 def read(path):
@@ -184,6 +184,21 @@ class MergeTest(TmpTest):
 		with self.assertRaisesRegex(common.Error, 'conflicting cell 001-a.patch x'):
 			merge.merge([os.path.join(self.tmp, 'a'), os.path.join(self.tmp, 'b')], out)
 		self.assertEqual([n for n in os.listdir(self.tmp) if n.startswith('m')], [])
+
+
+class RangeDiffTest(unittest.TestCase):
+	PATCH = ('From: a <a@example.org>\nSubject: [PATCH v2] x: y\n\nmsg\n---\n'
+		 '--- a/f.c\n+++ b/f.c\n@@ -1,3 +1,3 @@\n ctx\n-old\n+new\n ctx2\n')
+
+	def test_change_lines_ignore_context(self):
+		moved = self.PATCH.replace('@@ -1,3 +1,3 @@\n ctx\n', '@@ -9,3 +9,3 @@\n other\n')
+		self.assertEqual(rangediff.change_lines(self.PATCH), rangediff.change_lines(moved))
+		self.assertNotEqual(rangediff.change_lines(self.PATCH),
+				    rangediff.change_lines(self.PATCH.replace('+new', '+newer')))
+
+	def test_subject_and_files(self):
+		self.assertEqual(rangediff.subject(self.PATCH, 'p'), 'x: y')
+		self.assertEqual(rangediff.touched(self.PATCH), {'f.c'})
 
 
 class ReachTest(TmpTest):

@@ -24,7 +24,7 @@ M="make -s -C $REPO"
 builds() { wc -l < "$NIGHTLY_OUT/builds" 2>/dev/null | tr -d ' ' || echo 0; }
 reports() { ls "$NIGHTLY_OUT/reports/" 2>/dev/null | grep -c "[0-9]\.md$" || :; }
 
-plan 19
+plan 21
 
 out=$($M nightly 2>&1) && rc=0 || rc=$?
 is "$rc" 0 "make nightly succeeds"
@@ -36,6 +36,8 @@ like "$(readlink "$NIGHTLY_OUT/latest.md")" "^reports/20[0-9-]*T[0-9]*Z-9.9.2.md
 md=$(cat "$NIGHTLY_OUT/latest.md")
 like "$md" "Rebase: \*\*done\*\*; 2 patches: 1 clean, 1 offset" "the report has the rebase's classification"
 like "$md" "Build \(TIER=quick\): \*\*ok\*\*; build-all: 1/1 ok" "and the build's result"
+like "$md" "Range-diff: reports/20[0-9T-]*Z-9.9.2.range-diff" "and the range-diff, kept beside it"
+like "$md" "^- alpha-param.patch: context$" "alpha-param.patch, moved on 9.9.2: its context only"
 like "$(cat "$NIGHTLY_OUT/latest.json")" '"status": 0,' "the JSON report says it passed"
 check "the repository's patches are not changed" diff -r "$TMP/orig" "$QUILT_PATCHES"
 like "$(cat "$NIGHTLY_OUT/work/patches/alpha-param.patch")" "^@@ -2,3 \+2,4 @@" \

@@ -19,6 +19,9 @@ sed -i 's/GPL-2.0$/GPL-2.0-only/' "$TMP/v2/arch/beta/include/asm/Kbuild"
 sed -i 's/HZ 100/HZ 300/' "$TMP/v2/include/asm-generic/param.h"
 sed -i 's/SUBLEVEL = 1/SUBLEVEL = 2/' "$TMP/v2/Makefile"
 mini_baseline 9.9.2 "$TMP/v2"
+# 9.9.1 unpacked, as on a machine whose series is on it (the range-diff
+# reads its files)
+"$REPO/scripts/fetch-baseline" 9.9.1 > /dev/null
 
 # Two more patches: hz.patch conflicts on 9.9.2, notes.patch always applies.
 cp "$T_DIR/fixtures/mini/hz.patch" "$QUILT_PATCHES/"
@@ -43,7 +46,7 @@ git -C "$QUILT_PATCHES" init -q
 git -C "$QUILT_PATCHES" add .
 git -C "$QUILT_PATCHES" -c user.name=t -c user.email=t@t commit -q -m series
 
-plan 39
+plan 43
 
 # Uncommitted changes in patches/ are refused; nothing is touched.
 echo "+more notes" >> "$QUILT_PATCHES/notes.patch"
@@ -108,6 +111,14 @@ like "$js" '"status": "done"' "the report says done"
 like "$js" '"clean": 1, "offset": 1, "fuzz": 1, "conflict": 1, "not_reached": 0, "refreshed": 3' \
 	"one of each, three refreshed"
 like "$(cat "$QUILT_PATCHES/hz.patch")" '^\+#define HZ 250' "the resolution is in patches/hz.patch"
+# the range-diff of the finished rebase: old series on 9.9.1 against the
+# refreshed one on 9.9.2
+md=$(cat "$OUT/rebase/9.9.1-to-9.9.2.md")
+like "$md" "^- alpha-param.patch: context$" "range-diff: alpha-param.patch moved (offset): context only"
+like "$md" "^- hz.patch: \\*\\*review\\*\\*$" "hz.patch, resolved by hand (HZ 250 for 300): marked for review"
+like "$md" "^- notes.patch: same$" "notes.patch: the same"
+like "$(cat "$OUT/rebase/9.9.1-to-9.9.2.range-diff")" "^3: +[0-9a-f]+ ! +3: +[0-9a-f]+ asm-generic: HZ 250$" \
+	"git range-diff's own output is kept beside the report"
 like "$($M rebase BASE=9.9.2 2>&1)" "nothing to do" "a re-run of a finished rebase does nothing"
 
 # A working tree is never taken over, even with nothing applied.

@@ -28,10 +28,11 @@ shell version laid it out (a line a patch).
 """
 import json
 import os
+import shutil
 import re
 import sys
 
-from seriesci import common
+from seriesci import common, rangediff
 
 FIELDS = ('n', 'patch', 'result', 'hunks', 'offset', 'fuzz', 'rejected', 'refresh', 'sha', 'detail')
 KEYS = ('base', 'from', 'backup', 'saved', 'started', 'finished', 'status', 'conflict', 'pushing')
@@ -258,6 +259,31 @@ def summary(m, base):
 		(f" ({' '.join(d)})" if d else ''))
 
 
+def _range_diff(rdir, bk, series_file, frm, base):
+	"""(text, rows) of rangediff for a finished rebase: the backup's
+	series on $OUT/src/FROM against the series now on $OUT/src/BASE;
+	None before the end, or when a baseline or git is missing."""
+	out = os.environ.get('OUT', '')
+	old_src, new_src = os.path.join(out, 'src', frm), os.path.join(out, 'src', base)
+	if state_get(rdir, 'status') != 'done' or not bk or not out:
+		return None
+	for d in (old_src, new_src):
+		if not os.path.isdir(d):
+			common.warn(f'no range-diff: no {d} (scripts/fetch-baseline {os.path.basename(d)} makes it)')
+			return None
+	if not shutil.which('git'):
+		common.warn("no range-diff: no git (install the Debian package 'git')")
+		return None
+	new_dir = os.environ.get('QUILT_PATCHES') or os.path.dirname(series_file)
+	try:
+		return rangediff.range_diff(old_src, os.path.join(bk, 'patches'),
+					    common.series_patches(os.path.join(bk, 'series')),
+					    new_src, new_dir, common.series_patches(series_file))
+	except (common.Error, OSError) as e:
+		common.warn(f'no range-diff: {e}')
+		return None
+
+
 def write_report(rdir, series_file, out_dir, frm, base, tree, steps='', show_summary=False):
 	"""REBASE_OUT/FROM-to-BASE.md and .json (each atomically); the
 	REPORT step line, and with show_summary the final REBASE line."""
@@ -269,9 +295,14 @@ def write_report(rdir, series_file, out_dir, frm, base, tree, steps='', show_sum
 	os.makedirs(out_dir, exist_ok=True)
 	md = os.path.join(out_dir, f'{frm}-to-{base}.md')
 	js = os.path.join(out_dir, f'{frm}-to-{base}.json')
-	_write(md, markdown(m, frm, base, tree, steps))
+	text = markdown(m, frm, base, tree, steps)
+	rd = _range_diff(rdir, bk, series_file, frm, base)
+	if rd:
+		_write(os.path.join(out_dir, f'{frm}-to-{base}.range-diff'), rd[0])
+		text += '\n' + rangediff.markdown(*rd)
+	_write(md, text)
 	_write(js, json_text(m, frm, base, tree))
-	common.step('REPORT', f'{md} (and .json)')
+	common.step('REPORT', f'{md} (and .json{", .range-diff" if rd else ""})')
 	if show_summary:
 		print(summary(m, base))
 	return m
