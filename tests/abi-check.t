@@ -11,7 +11,7 @@ PROBE=$REPO/scripts/abi-probe
 OUT=$TMP/out
 export OUT
 
-plan 22
+plan 27
 
 # --- the fixture pair ---
 fails "different trees: abi-check exits non-zero" \
@@ -64,6 +64,34 @@ is "$(cat "$TMP/p.skipped" | tr '\n' ' ')" "macro.PT_CALL macro.PT_STRING macro.
 like "$(cat "$TMP/p.err")" '3 skipped \(3 macros not constant\)' "and counted"
 is "$(grep -c -e PT_FN -e semid64 -e _LINUX_PROBE_TEST_H "$TMP/p")" 0 \
 	"no function-like macros, include guards or other headers' definitions"
+
+# --- nothing proven is no pass ---
+mkdir -p "$TMP/nc/include/linux" "$TMP/uc/include/asm"
+printf 'struct nc { undefined_t a; };\n' > "$TMP/nc/include/linux/nc_test.h"
+"$CHECK" --base "$TMP/nc" --new "$TMP/nc" --targets x86_64 linux/nc_test.h > "$TMP/nc.out" 2>&1
+is "$?" 3 "a header that compiles on neither side: exit 3"
+like "$(cat "$TMP/nc.out")" '^\[ 1/1\] x86_64 +UNDECIDED +linux/nc_test.h compiles on neither side' \
+	"and the line says UNDECIDED, not same"
+ABI_CC=/nonexistent/gcc "$CHECK" --base "$FX/base" --new "$FX/base" --targets x86_64 \
+	asm/sembuf.h > "$TMP/skip.out" 2>&1
+is "$?" 3 "every target skipped for want of a compiler: exit 3, not a pass"
+# asm/ucontext.h compiles only after what defines stack_t, sigset_t and
+# struct sigcontext (usr/include/Makefile's no-header-test): the probe
+# includes them first
+cat > "$TMP/uc/include/asm/signal.h" <<-'X'
+	typedef struct { unsigned long sig[1]; } sigset_t;
+	typedef struct { void *ss_sp; int ss_flags; unsigned long ss_size; } stack_t;
+	X
+printf 'struct sigcontext { unsigned long r[4]; };\n' > "$TMP/uc/include/asm/sigcontext.h"
+cat > "$TMP/uc/include/asm/ucontext.h" <<-'X'
+	struct ucontext { unsigned long uc_flags; stack_t uc_stack;
+		sigset_t uc_sigmask; struct sigcontext uc_mcontext; };
+	X
+"$PROBE" -o "$TMP/uc.p" x86_64 "$TMP/uc" asm/ucontext.h 2> "$TMP/uc.err"
+is "$(awk '$1 == "header.asm/ucontext.h" || $1 == "struct.ucontext.uc_mcontext.offsetof" { printf "%s ", $2 }' "$TMP/uc.p")" \
+	"ok 40 " "asm/ucontext.h is probed after asm/signal.h and asm/sigcontext.h"
+is "$(grep -c 'sigset_t\|stack_t\|struct.sigcontext' "$TMP/uc.p")" 0 \
+	"and only its own definitions are recorded"
 
 # --- a patch gives the plan ---
 is "$("$CHECK" -n --patch "$FX/consolidate.patch" --targets "parisc sparc64 x86_64")" \
