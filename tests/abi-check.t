@@ -11,7 +11,7 @@ PROBE=$REPO/scripts/abi-probe
 OUT=$TMP/out
 export OUT
 
-plan 27
+plan 29
 
 # --- the fixture pair ---
 fails "different trees: abi-check exits non-zero" \
@@ -103,7 +103,14 @@ x86_64: linux/sem.h" "--patch: uapi files and generic-y lines, per arch; non-uap
 if [ ! -f "$SRC/Makefile" ] || ! command -v m68k-linux-gnu-gcc >/dev/null 2>&1; then
 	_result 0 "# SKIP no baseline at $SRC or no m68k-linux-gnu-gcc"
 	_result 0 "# SKIP no baseline at $SRC or no m68k-linux-gnu-gcc"
+	_result 0 "# SKIP no baseline at $SRC or no m68k-linux-gnu-gcc"
+	_result 0 "# SKIP no baseline at $SRC or no m68k-linux-gnu-gcc"
 else
+	# a target whose arch the source tree lacks (arch/example before the
+	# series) is skipped, named, and proves nothing
+	"$CHECK" --base "$SRC" --new "$SRC" --targets example asm/signal.h > "$TMP/noarch" 2>&1
+	is "$?" 3 "a target whose arch the tree lacks: skipped, exit 3 when nothing else is probed"
+	like "$(cat "$TMP/noarch")" '^\[ 1/1\] example +skip +no arch/example in ' "and it is named"
 	OUT=$REPO/out		# share the header cache with abi-check
 	export OUT
 	"$CHECK" --base "$SRC" --new "$SRC" --targets "x86_64 m68k" asm/sembuf.h > "$TMP/real" 2>&1 || true
