@@ -5,13 +5,15 @@
 # a patch that changes only a comment is "same", one that changes a value
 # of an asm-generic header DIFFERS on the arch that uses it, a build that
 # fails the same way on both sides is compared object by object, and the
-# tree is left at the patch it was at.
+# tree is left at the patch it was at; a patch that renames data only is
+# "same" with bytes that differ outside the code, and the symbol tables'
+# diff names the symbol.
 . "$(dirname "$0")/tap.sh"
 
 command -v quilt >/dev/null 2>&1 || skip_all "no quilt"
 command -v objdump >/dev/null 2>&1 || skip_all "no objdump"
 command -v cc >/dev/null 2>&1 || skip_all "no cc"
-plan 17
+plan 20
 
 CC_=$REPO/scripts/codegen-compare
 F=$TMP/tree
@@ -115,4 +117,24 @@ check "--before builds the folders before a patch not applied yet" "$CC_" --befo
 out=$("$CC_" 2>&1)
 like "$out" '^\[ 1/1\] gamma +same' "the patch pushed: same"
 is "$(echo "$out" | grep -c 'gamma before')" 0 "and the folders --before built are used as they are"
+
+# the same code, other bytes: a data symbol of another name
+cat > "$TMP/patches/alpha-data.patch" <<-'X'
+	Subject: alpha: a tag
+
+	--- a/arch/alpha/code.c
+	+++ b/arch/alpha/code.c
+	@@ -1,3 +1,4 @@
+	 /* alpha: the new comment, the same code */
+	 #include <asm/val.h>
+	 int f(int x) { return x * VAL + 3; }
+	+const char alpha_tag[] = "tag";
+X
+echo alpha-data.patch >> "$TMP/patches/series"
+"$REPO/scripts/push" > /dev/null 2>&1
+out=$("$CC_" --patch alpha-data.patch 2>&1)
+is "$?" 0 "a patch that adds data only: exit 0"
+like "$out" '^\[ 1/1\] alpha +same +[0-9]+ lines +vmlinux bytes differ outside the code; symbols: [0-9]+ lines differ, .*/alpha\.syms\.diff$' \
+	"and alpha is same, its bytes differ outside the code, and the symbol tables' diff is kept"
+like "$(cat "$TMP/cg/alpha.syms.diff" 2>&1)" '^>.* alpha_tag$' "the diff names the new symbol"
 done_testing
