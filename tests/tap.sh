@@ -35,6 +35,16 @@ _result() {
 	fi
 }
 
+# skip [DESC] WHY: a test not run here, counted as TAP's "ok ... # SKIP WHY"
+skip() {
+	T_NUM=$((T_NUM + 1))
+	if [ $# -ge 2 ]; then
+		echo "ok $T_NUM - $1 # SKIP $2"
+	else
+		echo "ok $T_NUM # SKIP $1"
+	fi
+}
+
 # check DESC CMD...: passes when CMD exits 0; its output goes to the TAP
 # stream as diagnostics when it fails.
 check() {
