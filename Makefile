@@ -96,7 +96,7 @@ help:
 	@echo 'make nightly     rebase a copy onto the newest baseline offered, quick build, dated report'
 	@echo 'make submit-check   the export as mailed: checkpatch, a build of each commit, recipients, b4 am'
 	@echo 'make results     results.json/.md/.html of the ci-series record $(OUT)/ci/$(BASE) (or RECORD=DIR)'
-	@echo 'make check       the tests (prove tests/), with the quick tier of per-patch CI'
+	@echo 'make check       the tests (prove tests/), with the quick tier of per-patch CI at the top two steps'
 	@echo 'make ci-quick    the quick tier after every patch (x86_64, m68k, example): $(OUT)/ci/$(BASE)-quick'
 	@echo 'make ci-full     every target after every patch: $(OUT)/ci/$(BASE)/results.html (Q=--restart)'
 	@echo 'make toolchains  the cross gcc of csky, microblaze, nios2 and xtensa (scripts/crosstool all; once, about 80 min)'
