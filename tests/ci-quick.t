@@ -43,11 +43,11 @@ top)	from=$((npatch > 1 ? npatch - 1 : 1)) ;;
 template)
 	# the first patch of the last destination (scripts/destinations)
 	tfirst=$("$REPO/scripts/destinations" | awk -F '\t' '
-		$1 == "dest" { d = $2; first = "" }
+		$1 == "dest" { first = "" }
 		$1 == "patch" && first == "" { first = $3 }
 		END { print first }')
 	from=$(series_patches | grep -nxF "$tfirst" | cut -d: -f1)
-	[ -n "$from" ] || { echo "# no template destination in the series"; from=1; } ;;
+	[ -n "$from" ] || { echo "# scripts/destinations names no first patch of the last destination"; exit 1; } ;;
 *)	echo "# CI_QUICK_STEPS=$CI_QUICK_STEPS: 'top', 'template' or 'all'"; exit 1 ;;
 esac
 nsteps=$((npatch + 1 - from))
