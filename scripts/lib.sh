@@ -106,22 +106,42 @@ record_write() {
 		python3 -B -m seriesci record write "$@"
 }
 
-# ci_fingerprint ACTION ARG...: python3 -m seriesci fingerprint ACTION
-# (plan, check-ok, write-ok) with what decides a ci-series step besides
-# the series, the patches and configs/ (which it reads itself): the
-# baseline's pin, the targets $FP_TARGETS, what scripts/build-arch
-# --toolchain prints of each (kept in the file $FP_TOOLCHAIN, made when
-# missing) and CODEGEN (default 1, as ci-series has it).
+# seriesci_args CMD ARG...: judge the arguments of the command CMD of
+# the package before any lock or work: -h/--help prints its usage (argparse)
+# and exits 0, a bad option exits 2 with argparse's message.
+seriesci_args() {
+	_c=$1
+	shift
+	for _a; do
+		case $_a in -h|--help) seriesci_exec "$_c" --help ;; esac
+	done
+	PYTHONPATH=$REPO/scripts${PYTHONPATH:+:$PYTHONPATH} SERIESCI_PROG=$prog \
+		python3 -B -m seriesci "$_c" --check-args "$@" || exit $?
+}
+
+# seriesci_exec CMD ARG...: run the command CMD of the package in place
+# of the script (python3 -m seriesci CMD), under the script's name.
+seriesci_exec() {
+	PYTHONPATH=$REPO/scripts${PYTHONPATH:+:$PYTHONPATH} SERIESCI_PROG=$prog \
+		exec python3 -B -m seriesci "$@"
+}
+
+# ci_fingerprint ACTION TARGET TOOLCHAIN ARG...: python3 -m seriesci
+# fingerprint ACTION (check-ok, write-ok) for the one TARGET's column,
+# with what decides a ci-series step besides the series, the patches and
+# configs/ (which it reads itself): the baseline's pin, what
+# scripts/build-arch --toolchain prints of TARGET (kept in the file
+# TOOLCHAIN, made when missing) and CODEGEN (default 1, as ci-series has it).
 ci_fingerprint() {
-	if [ ! -f "$FP_TOOLCHAIN" ]; then
-		for _t in $FP_TARGETS; do
-			"$REPO/scripts/build-arch" --toolchain "$_t" || return 1
-		done > "$FP_TOOLCHAIN.tmp" || return 1
-		mv "$FP_TOOLCHAIN.tmp" "$FP_TOOLCHAIN"
+	_act=$1 _t=$2 _tc=$3
+	shift 3
+	if [ ! -f "$_tc" ]; then
+		"$REPO/scripts/build-arch" --toolchain "$_t" > "$_tc.tmp" || return 1
+		mv "$_tc.tmp" "$_tc"
 	fi
 	PYTHONPATH=$REPO/scripts${PYTHONPATH:+:$PYTHONPATH} SERIESCI_PROG=$prog \
-		python3 -B -m seriesci fingerprint "$@" --targets "$FP_TARGETS" --base "$BASE" \
-		--base-id "$(baseline_line "$BASE")" --toolchain "$FP_TOOLCHAIN" --set "CODEGEN=${CODEGEN:-1}"
+		python3 -B -m seriesci fingerprint "$_act" "$@" --targets "$_t" --base "$BASE" \
+		--base-id "$(baseline_line "$BASE")" --toolchain "$_tc" --set "CODEGEN=${CODEGEN:-1}"
 }
 
 # help_exit: for -h/--help: print the script's header comment (its usage

@@ -1839,5 +1839,66 @@ class TimingTest(unittest.TestCase):
 			timing.table(*timing.parse('make: *** [check] Error 1\n'))
 
 
+from seriesci import build_all, ci_series  # noqa: E402  (the step loop's own tests below)
+
+
+class BuildAllTest(TmpTest):
+	"""build-all's selection: TARGETS, TIER and SHARD, as the scripts had it."""
+
+	def setUp(self):
+		super().setUp()
+		self.f = os.path.join(self.tmp, 'targets')
+		write(self.f, '# t arch cross tier\nzz zz - full\nx86_64 x86 - quick\nm68k m68k m68k- quick\n'
+		      'example example - quick\narm arm arm- full\n')
+
+	def sel(self, names='', tier='', shard=''):
+		return build_all.select(names, tier, shard, self.f)
+
+	def test_sorted_and_filtered(self):
+		self.assertEqual(self.sel(), ['arm', 'example', 'm68k', 'x86_64', 'zz'])
+		self.assertEqual(self.sel('zz  m68k'), ['m68k', 'zz'])
+		self.assertEqual(self.sel(tier='quick'), ['example', 'm68k', 'x86_64'])
+		self.assertEqual(self.sel('arm m68k', tier='quick'), ['m68k'])
+
+	def test_shards_cover_the_list_once(self):
+		got = self.sel(shard='1/2') + self.sel(shard='2/2')
+		self.assertEqual(sorted(got), self.sel())
+		self.assertEqual(self.sel(shard='2/2'), ['example', 'x86_64'])
+
+	def test_errors(self):
+		with self.assertRaisesRegex(common.Error, "unknown target 'nope' in TARGETS"):
+			self.sel('nope')
+		with self.assertRaisesRegex(common.Error, "no targets of tier 'slow'"):
+			self.sel(tier='slow')
+		for bad in ('3/2', '0/2', '1', 'a/b', '1/2/3'):
+			with self.assertRaisesRegex(common.Error, 'SHARD='):
+				self.sel(shard=bad)
+
+
+class CiSeriesTest(TmpTest):
+	"""The step loop's own rules that need no tree."""
+
+	def test_steps_option(self):
+		p = cli.parser()
+		with contextlib.redirect_stderr(io.StringIO()):
+			for bad in ('x', '1-', '-1', '1-2-3'):
+				with self.assertRaises(SystemExit) as e:
+					p.parse_args(['ci-series', f'--steps={bad}'])
+				self.assertEqual(e.exception.code, 2)
+		self.assertEqual(p.parse_args(['ci-series', '--steps=3']).steps, (3, 3))
+		self.assertEqual(p.parse_args(['ci-series', '--steps=2-5']).steps, (2, 5))
+
+	def test_failed_reads_status_not_a_value(self):
+		"""A step failed only when a result's status= says so, not when
+		fail appears inside another value (first_error=...status=fail)."""
+		d = os.path.join(self.tmp, 's')
+		os.makedirs(d)
+		write(os.path.join(d, 'x86_64.result'), 'status=ok\nfirst_error=a status=fail here\n')
+		self.assertFalse(ci_series.failed(d))
+		write(os.path.join(d, 'checkpatch.result'), 'status=fail\n')
+		self.assertTrue(ci_series.failed(d))
+		self.assertFalse(ci_series.failed(os.path.join(self.tmp, 'none')))
+
+
 if __name__ == '__main__':
 	unittest.main()

@@ -102,7 +102,8 @@ for n in $(awk '!/^#/ && NF { print $1 }' "$REPO/scripts/checkpatch-ignore"); do
 	"$REPO/scripts/checkpatch" --ignored "$n" > /dev/null 2>&1 || bad="$bad $n"
 done
 is "$bad" "" "every line of scripts/checkpatch-ignore has a reason"
-# lint, ci-series and submit-check run scripts/checkpatch, not checkpatch.pl
-is "$(grep -l 'scripts/checkpatch"' "$REPO/scripts/lint" "$REPO/scripts/ci-series" "$REPO/scripts/submit-check" | wc -l) $(cat "$REPO/scripts/lint" "$REPO/scripts/ci-series" "$REPO/scripts/submit-check" | grep -v '^[[:space:]]*#' | grep -c 'scripts/checkpatch\.pl --strict')" \
+# lint, ci-series (its loop: scripts/seriesci/ci_series.py) and
+# submit-check run scripts/checkpatch, not checkpatch.pl
+is "$(grep -l -e 'scripts/checkpatch"' -e "scripts, 'checkpatch')" "$REPO/scripts/lint" "$REPO/scripts/seriesci/ci_series.py" "$REPO/scripts/submit-check" | wc -l) $(cat "$REPO/scripts/lint" "$REPO/scripts/seriesci/ci_series.py" "$REPO/scripts/submit-check" | grep -v '^[[:space:]]*#' | grep -c 'scripts/checkpatch\.pl --strict')" \
 	"3 0" "lint, ci-series and submit-check share scripts/checkpatch"
 done_testing

@@ -241,12 +241,26 @@ def parse_writes(argv):
 def write_files(argv):
 	"""`record write`: every group checked and composed first, then the
 	files written (none when one is refused)."""
+	return write_groups(parse_writes(argv))
+
+
+def write_groups(groups):
+	"""Write record files, GROUPS a list of (path, src, result, pairs):
+	the lines of the file SRC (or None) with PAIRS ((key, value), each
+	checked here) set, as compose() says.  Every file is checked and
+	composed before any is written: none when one is refused."""
 	out = []
-	for path, src, result, pairs in parse_writes(argv):
+	for path, src, result, pairs in groups:
 		keys = [k for k, _ in pairs]
 		dup = {k for k in keys if keys.count(k) > 1}
 		if dup:
 			raise common.Error(f'{path}: {", ".join(sorted(dup))} given twice')
+		clean = []
+		for k, v in pairs:
+			why = check_pair(k, v)
+			if why:
+				raise common.Error(why)
+			clean.append((k, clean_value(v)))
 		data = None
 		if src is not None:
 			try:
@@ -254,7 +268,7 @@ def write_files(argv):
 					data = f.read()
 			except OSError as e:
 				raise common.Error(f'--from {src}: {e.strerror}')
-		out.append((path, compose(pairs, data, result)))
+		out.append((path, compose(clean, data, result)))
 	for path, data in out:
 		write_bytes(path, data)
 	return common.Exit.OK

@@ -437,13 +437,15 @@ def add_parser(sub):
 	return p
 
 
-def run_sticky(args):
-	if not os.path.isdir(args.record):
-		raise common.Error(f'no record folder {args.record}')
-	for t in args.targets:
-		prods, unmapped = sticky(args.record, args.step, t)
-		deleted = rebuild(args.build, t, prods, unmapped, args.full)
-		if args.full:
+def rebuild_sticky(rec, step, build, targets, full=False):
+	"""Before STEP's build (ci-series --down): for each of TARGETS,
+	delete from BUILD/TARGET what printed the warnings of the steps
+	above STEP and list it in BUILD/TARGET.rebuild (rebuild), saying
+	so; with FULL, everything is rebuilt too."""
+	for t in targets:
+		prods, unmapped = sticky(rec, step, t)
+		deleted = rebuild(build, t, prods, unmapped, full)
+		if full:
 			common.step('STICKY', f'{t}: rebuilt in full, the first step of the run')
 		if prods:
 			common.step('STICKY', f'{t}: {len(prods)} rebuilt for the warnings above '
@@ -453,6 +455,12 @@ def run_sticky(args):
 			common.step('STICKY', f'{t}: {len(unmapped)} warning line'
 				    f'{"" if len(unmapped) == 1 else "s"} above of no known producer '
 				    '(not rebuilt: undecided where the step below lacks them)')
+
+
+def run_sticky(args):
+	if not os.path.isdir(args.record):
+		raise common.Error(f'no record folder {args.record}')
+	rebuild_sticky(args.record, args.step, args.build, args.targets, args.full)
 	return common.Exit.OK
 
 
