@@ -12,7 +12,17 @@ endif
 
 Q ?=
 
-.PHONY: all deps tree boot push pop top refresh applied lint export results check help rebase nightly submit-check \
+# The tests in tiers: make check-unit, the unit tests of scripts/seriesci
+# (seconds); make check-fixtures, the TAP tests of tests/ that need no
+# kernel baseline (fixtures and stand-ins; abi-check, dup-census and check
+# skip their baseline parts when it is not unpacked); make check, all of
+# tests/.  KERNEL_TESTS: the files that read, build or boot the baseline.
+KERNEL_TESTS := abi-report arch-coverage boot-example build-config canonical-abi \
+	canonical-abi-headers ci-quick csum csum-bench rebase-real series sockios
+FIXTURE_TESTS = $(filter-out $(KERNEL_TESTS:%=tests/%.t),$(sort $(wildcard tests/*.t)))
+
+.PHONY: all deps tree boot push pop top refresh applied lint export results check check-unit check-fixtures \
+	help rebase nightly submit-check \
 	ci-quick ci-full ci-columns bench-ci toolchains
 
 all: boot
@@ -63,6 +73,14 @@ results:
 check:
 	@scripts/check
 
+# python3 -B scripts/seriesci_test.py -h: Q="-v", Q="-k reach"
+check-unit:
+	@python3 -B scripts/seriesci_test.py $(Q)
+
+check-fixtures:
+	$(foreach t,$(KERNEL_TESTS),$(if $(wildcard tests/$(t).t),,$(error KERNEL_TESTS names tests/$(t).t, which does not exist)))
+	@prove --timer $(Q) $(FIXTURE_TESTS)
+
 # per-patch CI: every target of a tier after every patch (configs/targets)
 ci-quick:
 	@TIER=quick RECORD=$(OUT)/ci/$${BASE:-$$(scripts/fetch-baseline --resolve)}-quick scripts/ci-series $(Q)
@@ -97,6 +115,8 @@ help:
 	@echo 'make submit-check   the export as mailed: checkpatch, a build of each commit, recipients, b4 am'
 	@echo 'make results     results.json/.md/.html of the ci-series record $(OUT)/ci/$(BASE) (or RECORD=DIR)'
 	@echo 'make check       the tests (prove tests/), with the quick tier of per-patch CI at the top two steps'
+	@echo 'make check-unit  the unit tests of scripts/seriesci only (scripts/seriesci_test.py, seconds; Q="-v", Q="-k NAME")'
+	@echo 'make check-fixtures   the tests that need no kernel baseline: tests/ but KERNEL_TESTS (about 8 min; Q=-v)'
 	@echo 'make ci-quick    the quick tier after every patch (x86_64, m68k, example): $(OUT)/ci/$(BASE)-quick'
 	@echo 'make ci-full     every target after every patch: $(OUT)/ci/$(BASE)/results.html (Q=--restart)'
 	@echo 'make toolchains  the cross gcc of csky, microblaze, nios2 and xtensa (scripts/crosstool all; once, about 80 min)'

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # tests/help.t - every command of scripts/ describes itself: -h and --help
-# print its usage on stdout and exit 0 without doing any work, and an
-# unknown option is an error (non-zero exit, a message on stderr).  "No
+# print its usage on stdout, a line "usage: ... COMMAND ..." (any case, as
+# argparse writes it) among them, and exit 0 without doing any work; an
+# unknown option is an error: exit 2, a message on stderr.  "No
 # work": run in a sandbox whose OUT and TREE do not exist and whose PATH
 # starts with stand-ins for make, quilt, git, apt-get, flock, QEMU and
 # friends that note being called; nothing may be called, nothing made.
@@ -48,12 +49,12 @@ for c; do
 		sandbox "$c" "$h"
 		rc=$?
 		w=$(worked)
-		# usage on stdout: a "usage" line or at least the command's name
-		if [ $rc -eq 0 ] && [ -z "$w" ] && [ -s "$TMP/stdout" ] &&
-		   grep -qi -e usage -e "$c" "$TMP/stdout"; then
-			_result 0 "$c $h: usage on stdout, exit 0, no work"
+		# a usage line on stdout that names the command (scripts/C or C)
+		if [ $rc -eq 0 ] && [ -z "$w" ] &&
+		   grep -Eqi "^usage:(.*[ /])?$c( |\$)" "$TMP/stdout"; then
+			_result 0 "$c $h: a usage line on stdout, exit 0, no work"
 		else
-			_result 1 "$c $h: usage on stdout, exit 0, no work"
+			_result 1 "$c $h: a usage line on stdout, exit 0, no work"
 			echo "#   exit $rc; $w; stdout: $(head -c 200 "$TMP/stdout" | head -n 2)"
 		fi
 	done
