@@ -4,7 +4,8 @@
 # its --placements builds put every variant where they say: the same
 # function 0, 16, 32 and 48 bytes further into a 64-byte line than in the
 # first of them.  No figure is judged here: a benchmark prints, a test
-# does not time (the figures are in README and Documentation/csum.md).
+# does not time (the figures are in Documentation/csum.md and
+# Documentation/measurements.md).
 . "$(dirname "$0")/tap.sh"
 
 command -v gcc >/dev/null 2>&1 || skip_all "no gcc"
