@@ -13,39 +13,31 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-$REPO/out}
 case $OUT in /*) ;; *) OUT=$(pwd)/$OUT ;; esac
 BASELINES=${BASELINES:-$REPO/scripts/baselines}
-# upstream_of DEBVERSION: the kernel's own name of a Debian version:
-# 7.3~rc7-1~exp1 is 7.3-rc7, 6.12.118-1~deb12u1 is 6.12.118.
-upstream_of() {
-	echo "$1" | sed -e 's/-[^-]*$//' -e 's/~/-/g'
+export OUT BASELINES
+prog=$(basename "$0")
+prog_args=$*
+
+# seriesci CMD ARG...: the command CMD of the package scripts/seriesci
+# (python3 -m seriesci CMD), its messages under this script's name.
+seriesci() {
+	PYTHONPATH=$REPO/scripts${PYTHONPATH:+:$PYTHONPATH} SERIESCI_PROG=$prog \
+		python3 -B -m seriesci "$@"
 }
 
-# pinned_base: the baseline the series is kept on: the first pinned line
-# (scripts/baselines keeps the newest mainline version first).
-pinned_base() {
-	awk '!/^#/ && NF { v = $2; sub(/-[^-]*$/, "", v); gsub(/~/, "-", v); print v; exit }' "$BASELINES"
-}
-# baseline_line BASE: "package debversion sha256 suite" of BASE from the
-# pins, or nothing.  BASE is an upstream version (6.12.118, 7.3-rc7) or a
-# Debian one (7.3~rc7-1~exp1).  A pin line is "package version suite
-# sha256"; an old three-field line (no suite) reads as suite "-".
-baseline_line() {
-	awk -v b="$1" '!/^#/ && (NF == 3 || NF == 4) {
-		v = $2; u = v; sub(/-[^-]*$/, "", u); gsub(/~/, "-", u)
-		if (b == v || b == u) { print $1, $2, $NF, (NF == 4 ? $3 : "-"); exit }
-	}' "$BASELINES" $([ -f "$OUT/apt/pins" ] && echo "$OUT/apt/pins")
-}
+# The baselines and the version rule (scripts/seriesci/baseline.py, the
+# one reader of scripts/baselines; python3 -m seriesci baseline --help):
+# upstream_of DEBVERSION: the kernel's name of a Debian version
+# (7.3~rc7-1~exp1 is 7.3-rc7); pinned_base: the first pin's, the
+# baseline the series is kept on; baseline_line BASE: "package debversion
+# sha256 suite" of BASE (upstream or Debian) from the pins, or nothing;
 # default_base: the pinned base, or, when that has left the archive and
-# this OUT has no copy of it, the mainline version scripts/fetch-baseline
-# fell back to ($OUT/apt/fallback).
-default_base() {
-	_b=$(pinned_base)
-	if [ -f "$OUT/apt/fallback" ] && [ ! -f "$OUT/src/$_b/Makefile" ] &&
-	   [ ! -f "$OUT/dl/$(baseline_line "$_b" | awk '{ print $1 "_" $2 }')_all.deb" ]; then
-		cat "$OUT/apt/fallback"
-	else
-		echo "$_b"
-	fi
-}
+# this OUT has no copy of it, the version scripts/fetch-baseline fell back
+# to; package_of BASE: the Debian package that carries BASE.
+upstream_of() { seriesci baseline upstream-of "$1"; }
+pinned_base() { seriesci baseline pinned; }
+baseline_line() { seriesci baseline line "$1"; }
+default_base() { seriesci baseline default; }
+package_of() { seriesci baseline package-of "$1"; }
 # BASE_GIVEN=1 when the caller chose BASE (environment or make BASE=).
 # BASE_AUTO, exported, is the BASE a script took by default, so that its
 # children can tell it from one the user gave.
@@ -56,6 +48,15 @@ if [ -n "${BASE:-}" ] && [ "$BASE" != "${BASE_AUTO:-}" ]; then
 	case $BASE in
 	*~*|[0-9]*.*-[0-9]*) BASE=$(upstream_of "$BASE") ;;
 	esac
+elif ! command -v python3 > /dev/null 2>&1; then
+	# the package reads the pins: only scripts/deps, which installs
+	# python3, goes on without it (and without a BASE)
+	if [ "${LIB_WITHOUT_PYTHON:-}" != 1 ]; then
+		echo "$prog: error: 'python3' not found: install the Debian package 'python3' (make deps does it)" >&2
+		exit 1
+	fi
+	BASE_GIVEN=
+	BASE=
 else
 	BASE_GIVEN=
 	BASE=$(default_base)
@@ -68,9 +69,6 @@ QUILT_PATCHES=${QUILT_PATCHES:-$REPO/patches}
 QUILT_SERIES=${QUILT_SERIES:-$REPO/series}
 QUILTRC=${QUILTRC:-$REPO/scripts/quiltrc}
 export OUT BASE BASE_AUTO QUILT_PATCHES QUILT_SERIES QUILTRC
-
-prog=$(basename "$0")
-prog_args=$*
 
 die() {
 	printf '%s: error: %s\n' "$prog" "$*" >&2
@@ -93,8 +91,7 @@ warn() {
 # NAME is an error.  scripts/seriesci/targets.py is the one reader of the
 # file (python3 -m seriesci targets --help).
 config_targets() {
-	PYTHONPATH=$REPO/scripts${PYTHONPATH:+:$PYTHONPATH} SERIESCI_PROG=$prog \
-		python3 -B -m seriesci targets "$@"
+	seriesci targets "$@"
 }
 
 # record_write [--result] [--from SRC] FILE KEY=VALUE... [-- ...]: write
@@ -102,8 +99,7 @@ config_targets() {
 # write --help): every key and value checked in one place, the files
 # written atomically; one python start for all the files given.
 record_write() {
-	PYTHONPATH=$REPO/scripts${PYTHONPATH:+:$PYTHONPATH} SERIESCI_PROG=$prog \
-		python3 -B -m seriesci record write "$@"
+	seriesci record write "$@"
 }
 
 # seriesci_args CMD ARG...: judge the arguments of the command CMD of
@@ -115,8 +111,7 @@ seriesci_args() {
 	for _a; do
 		case $_a in -h|--help) seriesci_exec "$_c" --help ;; esac
 	done
-	PYTHONPATH=$REPO/scripts${PYTHONPATH:+:$PYTHONPATH} SERIESCI_PROG=$prog \
-		python3 -B -m seriesci "$_c" --check-args "$@" || exit $?
+	seriesci "$_c" --check-args "$@" || exit $?
 }
 
 # seriesci_exec CMD ARG...: run the command CMD of the package in place
@@ -139,9 +134,8 @@ ci_fingerprint() {
 		"$REPO/scripts/build-arch" --toolchain "$_t" > "$_tc.tmp" || return 1
 		mv "$_tc.tmp" "$_tc"
 	fi
-	PYTHONPATH=$REPO/scripts${PYTHONPATH:+:$PYTHONPATH} SERIESCI_PROG=$prog \
-		python3 -B -m seriesci fingerprint "$_act" "$@" --targets "$_t" --base "$BASE" \
-		--base-id "$(baseline_line "$BASE")" --toolchain "$_tc" --set "CODEGEN=${CODEGEN:-1}"
+	seriesci fingerprint "$_act" "$@" --targets "$_t" --base "$BASE" \
+		--toolchain "$_tc" --set "CODEGEN=${CODEGEN:-1}"
 }
 
 # help_exit: for -h/--help: print the script's header comment (its usage
@@ -163,48 +157,29 @@ need() {
 		die "'$1' not found: install the Debian package '$2' (make deps does it)"
 }
 
-# The patches of the series file, in order, without comments or options.
+# The patches of the series file, in order, without comments or options
+# (scripts/seriesci/series.py, the one reader of the file).
 series_patches() {
 	[ -f "$QUILT_SERIES" ] || return 0
-	sed -e 's/#.*//' "$QUILT_SERIES" | awk 'NF { print $1 }'
+	seriesci series patches
 }
 
 # series_check: the series file must read the same to quilt and to these
 # scripts, or stop naming the line: no carriage return (CRLF), no comment
 # that does not start in column 1 (quilt reads "#" as a patch name), no
-# patch listed twice, every patch file present, and none with CRLF lines.
-# --report: print what is wrong as lint's FAIL lines and return 1.
+# patch listed twice, every patch file present, and none with CRLF lines
+# (python3 -m seriesci series check).  --report: print what is wrong as
+# lint's FAIL lines and return 1.
 series_check() {
 	[ -f "$QUILT_SERIES" ] || return 0
-	_cr=$(printf '\r')
-	_err=$(awk -v f="$QUILT_SERIES" -v cr="$_cr" '
-	index($0, cr) { printf "%s:%d: a carriage return (CRLF line ends): quilt would read the name with it; convert the file: sed -i \"s/\\r$//\" %s\n", f, NR, f; next }
-	/^[ \t]+#/ { printf "%s:%d: a comment that does not start in column 1: quilt reads \"#\" as a patch name; move the # to column 1\n", f, NR; next }
-	/^#/ || NF == 0 { next }
-	seen[$1] { printf "%s:%d: %s is listed twice (first on line %d): quilt would apply it twice; delete one line\n", f, NR, $1, seen[$1]; next }
-	{ seen[$1] = NR }' "$QUILT_SERIES")
-	for _p in $(series_patches); do
-		if [ ! -f "$QUILT_PATCHES/$_p" ]; then
-			_err="$_err${_err:+
-}$QUILT_SERIES: $_p is listed but $QUILT_PATCHES/$_p does not exist: restore it (git checkout) or delete its line"
-		elif grep -q "$_cr" "$QUILT_PATCHES/$_p"; then
-			_err="$_err${_err:+
-}$QUILT_PATCHES/$_p: CRLF line ends: patch would apply it with the CRs in the files; convert it: sed -i \"s/\\r\$//\" $QUILT_PATCHES/$_p"
-		fi
-	done
-	[ -z "$_err" ] && return 0
+	_err=$(seriesci series check) && return 0
+	[ -n "$_err" ] || die "could not read the series file $QUILT_SERIES (above)"
 	if [ "${1:-}" = --report ]; then
 		printf '%s\n' "$_err" | sed 's/^/  FAIL    /'
 		return 1
 	fi
 	printf '%s: error: %s\n' "$prog" "$_err" >&2
 	exit 1
-}
-
-# package_of BASE: the Debian package that carries upstream BASE
-# (7.3-rc7 and 7.3.1 are in linux-source-7.3).
-package_of() {
-	echo "$1" | awk -F'[-.~]' '{ printf "linux-source-%s.%s\n", $1, $2 }'
 }
 
 # disk_error DIR: read a command's messages on standard input; when they

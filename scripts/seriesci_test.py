@@ -1169,7 +1169,7 @@ class RebaseStateTest(TmpTest):
 		rebase_state.state_set(self.r, 'status', 'conflict', 'conflict', 'b.patch')
 		write(os.path.join(self.tmp, 'bk/series'), 'a.patch\nold.patch\nb.patch\nc.patch\n')
 		m = rebase_state.report_model(self.r, ['a.patch', 'b.patch', 'c.patch'],
-					      common.series_patches(os.path.join(self.tmp, 'bk/series')))
+					      series_mod.patches(os.path.join(self.tmp, 'bk/series')))
 		self.assertEqual([r['result'] for r in m['rows']], ['offset', 'conflict', 'not-reached'])
 		self.assertEqual(m['dropped'], ['old.patch'])
 		self.assertEqual((m['counts']['refreshed'], m['counts']['not-reached']), (1, 1))
@@ -1839,7 +1839,7 @@ class TimingTest(unittest.TestCase):
 			timing.table(*timing.parse('make: *** [check] Error 1\n'))
 
 
-from seriesci import build_all, ci_series  # noqa: E402  (the step loop's own tests below)
+from seriesci import build_all, ci_series, series as series_mod  # noqa: E402  (the step loop's own tests below)
 
 
 class BuildAllTest(TmpTest):
@@ -1898,6 +1898,96 @@ class CiSeriesTest(TmpTest):
 		write(os.path.join(d, 'checkpatch.result'), 'status=fail\n')
 		self.assertTrue(ci_series.failed(d))
 		self.assertFalse(ci_series.failed(os.path.join(self.tmp, 'none')))
+
+
+from seriesci import baseline  # noqa: E402  (the baselines' own tests below)
+
+
+class BaselineTest(TmpTest):
+	"""The version rule and the pins, as lib.sh's awk had them."""
+
+	def test_upstream_of(self):
+		for deb, up in (('7.3~rc7-1~exp1', '7.3-rc7'), ('6.12.118-1~deb12u1', '6.12.118'),
+				('7.2.13-1', '7.2.13'), ('12.2.0-14', '12.2.0'), ('7.3', '7.3')):
+			self.assertEqual(baseline.upstream_of(deb), up)
+		self.assertEqual(baseline.package_of('7.3-rc7'), 'linux-source-7.3')
+		self.assertEqual(baseline.package_of('6.12.118'), 'linux-source-6.12')
+
+	def test_pins(self):
+		f = os.path.join(self.tmp, 'baselines')
+		write(f, '# c\n\nlinux-source-7.3 7.3~rc7-1~exp1 experimental aaa\nlinux-source-6.1 6.1.1-1 bbb\n')
+		os.environ['BASELINES'] = f
+		os.environ['OUT'] = os.path.join(self.tmp, 'out')
+		self.assertEqual(baseline.first_version(f), '7.3-rc7')
+		self.assertEqual(baseline.pin_line('7.3-rc7'), 'linux-source-7.3 7.3~rc7-1~exp1 aaa experimental')
+		self.assertEqual(baseline.pin_line('6.1.1-1'), 'linux-source-6.1 6.1.1-1 bbb -')
+		self.assertEqual(baseline.pin_line('9.9'), '')
+		write(os.path.join(self.tmp, 'out', 'apt', 'pins'), 'linux-source-9.9 9.9-1 unstable ccc\n')
+		self.assertEqual(baseline.pin_line('9.9'), 'linux-source-9.9 9.9-1 ccc unstable')
+
+	def test_default_falls_back_only_without_a_copy(self):
+		f = os.path.join(self.tmp, 'baselines')
+		write(f, 'linux-source-7.3 7.3~rc7-1~exp1 experimental aaa\n')
+		out = os.path.join(self.tmp, 'out')
+		os.environ['BASELINES'] = f
+		self.assertEqual(baseline.default(out), '7.3-rc7')
+		write(os.path.join(out, 'apt', 'fallback'), '7.3\n')
+		self.assertEqual(baseline.default(out), '7.3')
+		write(os.path.join(out, 'dl', 'linux-source-7.3_7.3~rc7-1~exp1_all.deb'), '')
+		self.assertEqual(baseline.default(out), '7.3-rc7')
+
+
+class SeriesTest(TmpTest):
+	"""The series file's one reader: entries, checks, destinations."""
+
+	def series(self, text):
+		f = os.path.join(self.tmp, 'series')
+		write(f, text)
+		return f
+
+	def test_entries(self):
+		f = self.series('# c\na.patch -p1 # x\n\nb.patch\r\n')
+		self.assertEqual(series_mod.entries(f), [('a.patch', 'a.patch -p1'), ('b.patch', 'b.patch')])
+		self.assertEqual(series_mod.patches(os.path.join(self.tmp, 'none')), [])
+
+	def test_problems(self):
+		write(os.path.join(self.tmp, 'a.patch'), 'x\n')
+		write(os.path.join(self.tmp, 'c.patch'), 'x\r\n')
+		f = self.series('a.patch\n  # indented\na.patch\nb.patch\nc.patch\nd.patch\r\n')
+		got = series_mod.problems(f, self.tmp)
+		self.assertTrue(any(':2: a comment that does not start in column 1' in g for g in got))
+		self.assertTrue(any(':3: a.patch is listed twice (first on line 1)' in g for g in got))
+		self.assertTrue(any(':6: a carriage return' in g for g in got))
+		self.assertTrue(any('b.patch is listed but' in g for g in got))
+		self.assertTrue(any('c.patch: CRLF line ends' in g for g in got))
+
+	def test_destinations(self):
+		cover = os.path.join(self.tmp, 'cover')
+		write(cover, 'Subject\n')
+		f = self.series('#@ destination: one\n#@ version: 3\n#@ prefix: RFC\n#@ trailer: Cc: a@b.org\n'
+				'#@ cover: cover\na.patch\n#@ destination: two\n#@ cover: cover\nb.patch\nc.patch\n')
+		d = series_mod.destinations(f)
+		self.assertEqual([(x.name, x.version, x.prefixes, x.trailers, x.patches) for x in d],
+				 [('one', '3', 'RFC', ['Cc: a@b.org'], ['a.patch']), ('two', '1', '', [], ['b.patch', 'c.patch'])])
+		self.assertEqual(d[0].cover, cover)
+
+	def test_destination_errors(self):
+		for text, why in (('#@ destination: a\n#@ version: x\np\n', 'line 2: version x: not a number'),
+				  ('p\n#@ destination: a\nq\n', 'p is above the first'),
+				  ('#@ destination: a\n#@ destination: b\np\n', 'line 2: destination a has no patch'),
+				  ('#@ destination: a\np\n#@ destination: a\nq\n', 'destination a again'),
+				  ('#@ destination: a\n#@ colour: red\np\n', 'unknown key "colour"'),
+				  ('#@ destination: a\n#@ cover: nofile\np\n', 'no cover letter')):
+			with self.assertRaisesRegex(common.Error, re.escape(why)):
+				series_mod.destinations(self.series(text))
+
+	def test_lenient_for_the_report(self):
+		f = self.series('p\n#@ destination: a\n#@ version: 2\nq\n')
+		self.assertEqual([(x.name, x.version, x.patches) for x in series_mod.destinations(f, strict=False)],
+				 [('(no destination)', '1', ['p']), ('a', '2', ['q'])])
+		f = self.series('p\nq\n')
+		self.assertEqual([(x.name, x.patches) for x in series_mod.destinations(f, strict=False)],
+				 [('series', ['p', 'q'])])
 
 
 if __name__ == '__main__':

@@ -60,7 +60,7 @@ import subprocess
 import sys
 import tempfile
 
-from seriesci import common
+from seriesci import common, series as series_mod
 
 # Architectures with a syscall table of their own: row, word size, table,
 # the tags their Makefile gives syscallhdr.sh ("-": every line), arch.
@@ -176,7 +176,7 @@ def find_definition(k, given, patches_dir, series_file, tree):
 	own = os.path.join(k, 'scripts/canonical-abi.txt')
 	if os.path.isfile(own):
 		return Definition(read_text(own), own)
-	for p in common.series_patches(series_file):
+	for p in series_mod.patches(series_file):
 		f = os.path.join(patches_dir, p)
 		if not os.path.isfile(f):
 			continue

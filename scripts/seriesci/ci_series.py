@@ -110,7 +110,7 @@ import subprocess
 import sys
 import time
 
-from seriesci import build_all, common, fingerprint, record, steps as steps_mod
+from seriesci import baseline, build_all, common, fingerprint, record, series as series_mod, steps as steps_mod
 
 ENV = ('TREE', 'RECORD', 'BUILD', 'TARGETS', 'TIER', 'SHARD', 'BOOT_EXAMPLE', 'REACH', 'CODEGEN')
 
@@ -145,9 +145,6 @@ def add_parser(sub):
 		       'baseline, say, to be finished by a later run without --steps')
 	p.add_argument('--check-args', action='store_true',
 		       help='judge the arguments only (scripts/ci-series does, before its locks)')
-	p.add_argument('--base-id', default='', metavar='TEXT',
-		       help="the baseline's pin line (lib.sh baseline_line), for the fingerprints; "
-		       'scripts/ci-series passes it')
 	p.set_defaults(func=run)
 	return p
 
@@ -489,7 +486,7 @@ class Run:
 				self.die(f'could not make the tree {self.tree}: see {log}')
 
 		# The steps: 000-baseline, then one per patch.
-		self.series = common.series_patches(self.series_file)
+		self.series = series_mod.patches(self.series_file)
 		record.write_bytes(os.path.join(ci, '.series'), ''.join(p + '\n' for p in self.series).encode(
 			'utf-8', 'surrogateescape'))
 		env = os.environ
@@ -508,7 +505,7 @@ class Run:
 		# since a done step or the tree took it.
 		targets = build_all.from_env()
 		inp = fingerprint.Inputs(
-			self.base, self.args.base_id, targets,
+			self.base, baseline.pin_line(self.base), targets,
 			os.environ.get('TARGETS_FILE') or os.path.join(
 				os.environ.get('CONFIGS') or os.path.join(self.repo, 'configs'), 'targets'),
 			os.environ.get('CONFIGS') or os.path.join(self.repo, 'configs'),

@@ -223,6 +223,16 @@ def _fingerprint(sub):
 	fingerprint.add_parser(sub)
 
 
+def _baseline(sub):
+	from seriesci import baseline
+	baseline.add_parser(sub)
+
+
+def _series(sub):
+	from seriesci import series
+	series.add_parser(sub)
+
+
 def _ci_series(sub):
 	from seriesci import ci_series
 	ci_series.add_parser(sub)
@@ -250,7 +260,7 @@ def parser():
 		'4 (report) a regression, 5 (report) not decided.')
 	sub = p.add_subparsers(dest='command', metavar='SUBCOMMAND', required=True)
 	for f in (_results, _merge, _reach, _proof, _targets, _report, _kcidb, _census, _abi, _rebase_state, _steps,
-		  _record, _fingerprint, _bench, _timing, _ci_series, _build_all):
+		  _record, _fingerprint, _bench, _timing, _baseline, _series, _ci_series, _build_all):
 		f(sub)
 	return p
 

@@ -65,28 +65,6 @@ def out_dir():
 	return env_path('OUT', os.path.join(repo(), 'out'))
 
 
-def series_entries(series_file):
-	"""(name, line) of each patch of a quilt series file, in order: the
-	line without its comment, its words joined by one space (quilt's
-	options kept); [] when there is no such file."""
-	try:
-		with open(series_file, encoding='utf-8', errors='surrogateescape') as f:
-			lines = f.read().splitlines()
-	except FileNotFoundError:
-		return []
-	out = []
-	for l in lines:
-		w = l.split('#', 1)[0].split()
-		if w:
-			out.append((w[0], ' '.join(w)))
-	return out
-
-
-def series_patches(series_file):
-	"""The patches of a quilt series file, in order (no comments, options)."""
-	return [name for name, _ in series_entries(series_file)]
-
-
 def whole(s):
 	"""A whole number option value: digits only."""
 	if not s or not s.isdigit() or not s.isascii():

@@ -53,7 +53,7 @@ import os
 import re
 import time
 
-from seriesci import common, record, targets as targets_mod
+from seriesci import baseline, common, record, series as series_mod, targets as targets_mod
 
 FILE = 'fingerprint'
 PLAN = '.plan'
@@ -125,7 +125,7 @@ class Inputs:
 		self.configs = h.hexdigest()
 		self.toolchain = sha(toolchain)
 		self.settings = ' '.join(settings)
-		self.series = common.series_entries(series_file)
+		self.series = series_mod.entries(series_file)
 		self.patch_sha = []	# of the diff: what is built
 		self.file_sha = []	# of the whole file: what checkpatch reads
 		for name, _ in self.series:
@@ -441,7 +441,9 @@ def inputs(args):
 		if not eq or not re.match(r'^[A-Za-z_][A-Za-z0-9_]*$', k) or '\n' in v:
 			raise common.Usage(f'--set {s!r}: want NAME=VALUE on one line')
 	names = args.targets.split()
-	return Inputs(args.base or os.environ.get('BASE', ''), args.base_id, names, tfile, configs,
+	base = args.base or os.environ.get('BASE', '')
+	base_id = args.base_id if args.base_id is not None else baseline.pin_line(base)
+	return Inputs(base, base_id, names, tfile, configs,
 		      tc, args.set, series, patches, ignore)
 
 
@@ -461,8 +463,8 @@ def add_parser(sub):
 		q.add_argument('--targets', required=True, metavar='"T..."',
 			       help="the run's targets, in its order (build-all --list)")
 		q.add_argument('--base', metavar='BASE', help='the baseline (default: $BASE)')
-		q.add_argument('--base-id', default='', metavar='TEXT',
-			       help="the baseline's pin (lib.sh baseline_line: package version sha256 suite)")
+		q.add_argument('--base-id', metavar='TEXT',
+			       help="the baseline's pin (default: its line of the pins, seriesci baseline line)")
 		q.add_argument('--toolchain', metavar='FILE',
 			       help='what scripts/build-arch --toolchain printed for each target')
 		q.add_argument('--set', action='append', default=[], metavar='NAME=VALUE',

@@ -12,7 +12,7 @@ architectures that the record has not built yet.
 import os
 import re
 
-from seriesci import common
+from seriesci import common, series as series_mod
 from seriesci import record
 from seriesci import targets as targets_mod
 
@@ -128,7 +128,7 @@ def run(args):
 		raise common.Error(f'no ci-series record {rec}: run scripts/ci-series (and scripts/merge-results) first')
 	series_file = os.environ.get('QUILT_SERIES') or os.path.join(common.repo(), 'series')
 	pdir = os.environ.get('QUILT_PATCHES') or os.path.join(common.repo(), 'patches')
-	series = common.series_patches(series_file)
+	series = series_mod.patches(series_file)
 	tl = targets_mod.read()
 	info = record.read_kv(os.path.join(rec, 'info'), first=True) or {}
 	for p in args.patches:

@@ -32,7 +32,7 @@ import shutil
 import re
 import sys
 
-from seriesci import common, rangediff
+from seriesci import common, rangediff, series as series_mod
 
 FIELDS = ('n', 'patch', 'result', 'hunks', 'offset', 'fuzz', 'rejected', 'refresh', 'sha', 'detail')
 KEYS = ('base', 'from', 'backup', 'saved', 'started', 'finished', 'status', 'conflict', 'pushing')
@@ -277,8 +277,8 @@ def _range_diff(rdir, bk, series_file, frm, base):
 	new_dir = os.environ.get('QUILT_PATCHES') or os.path.dirname(series_file)
 	try:
 		return rangediff.range_diff(old_src, os.path.join(bk, 'patches'),
-					    common.series_patches(os.path.join(bk, 'series')),
-					    new_src, new_dir, common.series_patches(series_file))
+					    series_mod.patches(os.path.join(bk, 'series')),
+					    new_src, new_dir, series_mod.patches(series_file))
 	except (common.Error, OSError) as e:
 		common.warn(f'no range-diff: {e}')
 		return None
@@ -287,10 +287,10 @@ def _range_diff(rdir, bk, series_file, frm, base):
 def write_report(rdir, series_file, out_dir, frm, base, tree, steps='', show_summary=False):
 	"""REBASE_OUT/FROM-to-BASE.md and .json (each atomically); the
 	REPORT step line, and with show_summary the final REBASE line."""
-	series = common.series_patches(series_file)
+	series = series_mod.patches(series_file)
 	bk = state_get(rdir, 'backup')
 	bks = os.path.join(bk, 'series') if bk else '/series'
-	backup = common.series_patches(bks) if os.path.isfile(bks) else []
+	backup = series_mod.patches(bks) if os.path.isfile(bks) else []
 	m = report_model(rdir, series, backup)
 	os.makedirs(out_dir, exist_ok=True)
 	md = os.path.join(out_dir, f'{frm}-to-{base}.md')

@@ -18,46 +18,20 @@ the same first error line (render.provenance); a patch that does not
 apply is a failure of that patch.
 """
 import os
-import re
 
 from seriesci import common
 from seriesci import metadata
 from seriesci import record
 from seriesci import render
 from seriesci import repro
-
-_DEST_RE = re.compile(r'^#@[ \t]*destination:[ \t]*(\S+)')
-_VER_RE = re.compile(r'^#@[ \t]*version:[ \t]*(\S+)')
-
+from seriesci import series as series_mod
 
 def destinations(series_file):
-	"""[(name, version, [patch, ...])] of a series file, in order: the
-	patches below each "#@ destination: NAME" line; a file without such
-	lines is one destination, "series".  Only the two keys the report
-	needs are read; scripts/destinations checks the file."""
-	try:
-		text = record.read_text(series_file)
-	except FileNotFoundError:
-		return []
-	out = []
-	loose = []
-	for l in text.split('\n'):
-		m = _DEST_RE.match(l)
-		if m:
-			out.append([m.group(1), '1', []])
-			continue
-		m = _VER_RE.match(l)
-		if m and out:
-			out[-1][1] = m.group(1)
-			continue
-		w = l.split('#', 1)[0].split()
-		if w:
-			(out[-1][2] if out else loose).append(w[0])
-	if not out:
-		return [('series', '1', loose)] if loose else []
-	if loose:
-		out.insert(0, ['(no destination)', '1', loose])
-	return [tuple(d) for d in out]
+	"""[(name, version, [patch, ...])] of a series file, in order
+	(series.destinations, not strict: patches above the first destination
+	line are "(no destination)"; lint and scripts/destinations check the
+	file)."""
+	return [(d.name, d.version, d.patches) for d in series_mod.destinations(series_file, strict=False)]
 
 
 def cover(dests, patches):

@@ -17,10 +17,12 @@
 
 CSUM_DIR := $(dir $(lastword $(MAKEFILE_LIST)))
 REPO     := $(abspath $(CSUM_DIR)../..)
-BASE     ?= $(shell awk '!/^\#/ && NF { v = $$2; sub(/-[^-]*$$/, "", v); gsub(/~/, "-", v); print v; exit }' $(REPO)/scripts/baselines)
-KSRC     ?= $(REPO)/out/src/$(BASE)
+# the default BASE, by the one reader of scripts/baselines
+BASE     ?= $(shell PYTHONPATH=$(REPO)/scripts python3 -B -m seriesci baseline default)
+OUT      ?= $(REPO)/out
+KSRC     ?= $(OUT)/src/$(BASE)
 PATCHES  ?= $(REPO)/patches
-O        ?= $(REPO)/out/csum
+O        ?= $(OUT)/csum
 CC       := $(CROSS_COMPILE)gcc
 OBJCOPY  := $(CROSS_COMPILE)objcopy
 ARCH_CFLAGS ?=
