@@ -9,6 +9,11 @@ export OUT
 ifneq ($(BASE),)
 export BASE
 endif
+# LINUX_GIT: a clone of Linux whose commit BASE (a tag, branch or commit)
+# is the baseline instead of Debian's package (Documentation/workflow.md)
+ifneq ($(LINUX_GIT),)
+export LINUX_GIT
+endif
 
 Q ?=
 

@@ -34,6 +34,10 @@ seriesci() {
 # this OUT has no copy of it, the version scripts/fetch-baseline fell back
 # to; package_of BASE: the Debian package that carries BASE.
 upstream_of() { seriesci baseline upstream-of "$1"; }
+# base_name REF: the name in OUT of a baseline given as REF: with
+# LINUX_GIT the tag or the git describe of its commit, else the upstream
+# version of a Debian one (7.3~rc7-1~exp1: 7.3-rc7) or REF itself.
+base_name() { seriesci baseline name "$1"; }
 pinned_base() { seriesci baseline pinned; }
 baseline_line() { seriesci baseline line "$1"; }
 default_base() { seriesci baseline default; }
@@ -41,12 +45,26 @@ package_of() { seriesci baseline package-of "$1"; }
 # BASE_GIVEN=1 when the caller chose BASE (environment or make BASE=).
 # BASE_AUTO, exported, is the BASE a script took by default, so that its
 # children can tell it from one the user gave.
-if [ -n "${BASE:-}" ] && [ "$BASE" != "${BASE_AUTO:-}" ]; then
+if [ -n "${LINUX_GIT:-}" ] && command -v python3 > /dev/null 2>&1; then
+	# A git tree as the baseline (python3 -m seriesci baseline git --help):
+	# BASE a tag, branch or commit of the clone LINUX_GIT (default: the
+	# tag of the pinned version, vPINNED), named in OUT by the tag or by
+	# its commit's git describe; BASE_COMMIT_ID and BASE_DESCRIBE say
+	# which commit it is.
+	_g=$(seriesci baseline git "${BASE:-v$(pinned_base)}") || exit 1
+	BASE=${_g%% *}
+	_g=${_g#* }
+	BASE_COMMIT_ID=${_g%% *}
+	BASE_DESCRIBE=${_g#* }
+	BASE_GIVEN=1
+	BASE_AUTO=
+	export LINUX_GIT BASE_COMMIT_ID BASE_DESCRIBE
+elif [ -n "${BASE:-}" ] && [ "$BASE" != "${BASE_AUTO:-}" ]; then
 	BASE_GIVEN=1
 	# Debian's form of a version (7.3~rc7-1~exp1, 6.12.118-1~deb12u1) is
 	# the same baseline as the upstream one: one src/, one tree.
 	case $BASE in
-	*~*|[0-9]*.*-[0-9]*) BASE=$(upstream_of "$BASE") ;;
+	*~*|[0-9]*.*-[0-9]*) BASE=$(base_name "$BASE") ;;
 	esac
 elif ! command -v python3 > /dev/null 2>&1; then
 	# the package reads the pins: only scripts/deps, which installs

@@ -19,8 +19,10 @@ rule and the one reader of the pin files; the shell asks it through
 `seriesci baseline`.
 """
 import dataclasses
+import fnmatch
 import os
 import re
+import subprocess
 
 from seriesci import common, record
 
@@ -103,15 +105,32 @@ def find(base, out=None):
 
 
 def pin_line(base):
-	"""Pin.line() of BASE, or '' when no pin has it."""
+	"""Pin.line() of BASE, or '' when no pin has it; with LINUX_GIT, the
+	commit's: git COMMIT DESCRIBE."""
+	if os.environ.get('LINUX_GIT'):
+		return git_resolve(base).line()
 	p = find(base)
 	return p.line() if p else ''
+
+
+def name(ref):
+	"""The name in OUT of the baseline REF: with LINUX_GIT its
+	git_resolve() name; else the upstream version of a Debian version
+	(7.3~rc7-1~exp1: 7.3-rc7), or REF."""
+	if os.environ.get('LINUX_GIT'):
+		return git_resolve(ref).name
+	if '~' in ref or fnmatch.fnmatchcase(ref, '[0-9]*.*-[0-9]*'):
+		return upstream_of(ref)
+	return ref
 
 
 def default(out=None):
 	"""The pinned base, or, when that has left the archive and this OUT
 	has no copy of it, the mainline version scripts/fetch-baseline fell
-	back to (OUT/apt/fallback)."""
+	back to (OUT/apt/fallback).  With LINUX_GIT: the name of the tag of
+	the pinned version, vPINNED."""
+	if os.environ.get('LINUX_GIT'):
+		return git_resolve('v' + first_version(pins_file())).name
 	out = out or common.out_dir()
 	b = first_version(pins_file())
 	fb = os.path.join(out, 'apt', 'fallback')
@@ -122,6 +141,71 @@ def default(out=None):
 	if os.path.isfile(deb):
 		return b
 	return record.read_text(fb).split('\n')[0]
+
+
+_GIT_DOC = """LINUX_GIT=DIR, a clone of Linux (bare or not), and BASE=REF, a tag,
+a branch or a commit of it: the baseline is that commit.  Its name in OUT
+(src/NAME, linux-NAME, ci/NAME, export/NAME) is REF when REF is a tag,
+else the commit's git describe --tags (v7.3-rc7-5-g0123456789ab): a
+commit's name never changes, so a branch that moved names another
+baseline.  The user's clone is only read."""
+
+
+# --- a git tree as the baseline (LINUX_GIT): _GIT_DOC above ---------------
+
+def _git(git_dir, *args):
+	# the clone's own repository, whatever git a caller points at
+	env = {k: v for k, v in os.environ.items() if k not in (
+		'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR',
+		'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES')}
+	r = subprocess.run(['git', '-C', git_dir] + list(args), stdout=subprocess.PIPE,
+			   stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env)
+	return r.returncode, r.stdout.decode('utf-8', 'replace').strip(), r.stderr.decode('utf-8', 'replace').strip()
+
+
+@dataclasses.dataclass
+class GitBase:
+	name: str	# the baseline's name in OUT
+	commit: str	# its full commit id
+	describe: str	# git describe --tags --always of it
+	ref: str	# what the user gave
+
+	def line(self):
+		"""What a record says of it (the fingerprints' base id)."""
+		return f'git {self.commit} {self.describe}'
+
+
+def git_resolve(ref, git_dir=None):
+	"""The GitBase of REF in the clone GIT_DIR (default $LINUX_GIT)."""
+	git_dir = git_dir or os.environ.get('LINUX_GIT', '')
+	if not git_dir:
+		raise common.Error('no LINUX_GIT: give the clone of Linux, LINUX_GIT=DIR')
+	rc, gd, err = _git(git_dir, 'rev-parse', '--git-dir')
+	if rc:
+		raise common.Error(f'LINUX_GIT={git_dir} is not a git repository ({err or "git rev-parse failed"}): '
+				   'give a clone of Linux, bare or not')
+	if not ref or ref.startswith('-'):
+		raise common.Error(f'BASE={ref!r} is not a tag, branch or commit of {git_dir}')
+	rc, commit, err = _git(git_dir, 'rev-parse', '-q', '--verify', f'{ref}^{{commit}}')
+	if rc or not commit:
+		raise common.Error(f'BASE={ref} is not a tag, branch or commit of LINUX_GIT={git_dir}: '
+				   f'see git -C {git_dir} tag, branch -a (the clone is yours to update: git fetch)')
+	rc, desc, _ = _git(git_dir, 'describe', '--tags', '--always', '--abbrev=12', commit)
+	desc = desc or commit[:12]
+	rc, _, _ = _git(git_dir, 'rev-parse', '-q', '--verify', f'refs/tags/{ref}')
+	name = ref if rc == 0 and re.match(r'^[A-Za-z0-9][A-Za-z0-9._+-]*$', ref) else desc
+	if not re.match(r'^[A-Za-z0-9][A-Za-z0-9._+-]*$', name):
+		name = commit[:12]
+	return GitBase(name, commit, desc, ref)
+
+
+def git_objects(git_dir=None):
+	"""The object folder of the clone (for an export's alternates)."""
+	git_dir = git_dir or os.environ.get('LINUX_GIT', '')
+	rc, d, err = _git(git_dir, 'rev-parse', '--git-common-dir')
+	if rc:
+		raise common.Error(f'LINUX_GIT={git_dir}: {err}')
+	return os.path.abspath(os.path.join(d if os.path.isabs(d) else os.path.join(git_dir, d), 'objects'))
 
 
 def add_parser(sub):
@@ -142,10 +226,20 @@ def add_parser(sub):
 	q = rs.add_parser(allow_abbrev=False, name='default',
 			  help='the pinned base, or the fallback when it has left the archive and OUT has no copy')
 	q.set_defaults(func=lambda a: _print(default()))
+	q = rs.add_parser(allow_abbrev=False, name='name', help="the name in OUT of a baseline (lib.sh base_name)")
+	q.add_argument('ref', metavar='REF')
+	q.set_defaults(func=lambda a: _print(name(a.ref)))
 	q = rs.add_parser(allow_abbrev=False, name='line',
 			  help='"package debversion sha256 suite" of BASE from the pins, or nothing')
 	q.add_argument('base', metavar='BASE', help='an upstream (7.3-rc7) or Debian (7.3~rc7-1~exp1) version')
 	q.set_defaults(func=lambda a: _print(pin_line(a.base) or None))
+	q = rs.add_parser(allow_abbrev=False, name='git',
+			  help='with LINUX_GIT: "NAME COMMIT DESCRIBE" of a tag, branch or commit',
+			  description=' '.join(_GIT_DOC.split()))
+	q.add_argument('ref', metavar='REF')
+	q.add_argument('--objects', action='store_true', help="print the clone's object folder instead")
+	q.set_defaults(func=lambda a: _print(git_objects() if a.objects else
+					     ' '.join(dataclasses.astuple(git_resolve(a.ref))[:3])))
 	return p
 
 

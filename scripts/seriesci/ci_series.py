@@ -44,8 +44,9 @@ CI's own scripts are not in the fingerprint: after changing how a step is
 judged, --restart.  New warnings and codegen are worked out against the
 step before once the steps are done, whatever the order.
 
-Records, in $RECORD (default $OUT/ci/$BASE): info (base=, series=,
-shard=, tier=, targets= of the run), and per step NNN-NAME/
+Records, in $RECORD (default $OUT/ci/$BASE): info (base=, baseline=
+(its pin: package version sha256 suite; with LINUX_GIT: git COMMIT
+DESCRIBE), series=, shard=, tier=, targets= of the run), and per step NNN-NAME/
 (000-baseline, 001-<patch>, ...):
   TARGET.result   build-arch's result plus new_warnings=N (warning lines,
                   line numbers ignored, not in the previous step's log
@@ -491,7 +492,8 @@ class Run:
 			'utf-8', 'surrogateescape'))
 		env = os.environ
 		record.write_kv(os.path.join(ci, 'info'), [
-			('base', self.base), ('series', ' '.join(self.series)), ('shard', env.get('SHARD', '')),
+			('base', self.base), ('baseline', baseline.pin_line(self.base)),
+			('series', ' '.join(self.series)), ('shard', env.get('SHARD', '')),
 			('tier', env.get('TIER', '')), ('targets', ' '.join(env.get('TARGETS', '').split()))])
 		steps = ['000-baseline'] + [f'{i:03d}-{p}' for i, p in enumerate(self.series, 1)]
 		self.steps = steps
