@@ -20,6 +20,8 @@ export GIT_AUTHOR_NAME=Linus GIT_AUTHOR_EMAIL=linus@example.org \
 # git: the test's clone, not the repository's or the user's configuration
 lgit() { git -C "$L" "$@"; }
 cp -a "$T_DIR/fixtures/mini/tree" "$L"
+# with the stand-in checkpatch.pl of submit-check's test
+cp -a "$T_DIR/fixtures/submit/scripts" "$L/"
 lgit init -q -b master
 lgit add -A
 lgit commit -q -m "Linux 9.9.1"
@@ -34,7 +36,7 @@ export LINUX_GIT="$L"
 M="make -s -C $REPO"
 objects() { lgit count-objects | cut -d' ' -f1; }
 
-plan 24
+plan 29
 
 # make tree: the default is the tag of the pinned version, v9.9.1
 is "$("$REPO/scripts/fetch-baseline" --resolve)" v9.9.1 "the default BASE is the tag of the pinned version"
@@ -43,7 +45,22 @@ is "$rc" 0 "make tree from the tag v9.9.1"
 check "the tree has every patch" cmp "$OUT/linux-v9.9.1/.pc/applied-patches" "$QUILT_SERIES"
 is "$(cat "$OUT/src/.v9.9.1.ready")" "$(lgit ls-tree -r --name-only "$c1" | wc -l) $c1" \
 	"the pristine tree is marked with its file count and commit"
-check "and is the commit's files" diff -r "$T_DIR/fixtures/mini/tree" "$OUT/src/v9.9.1"
+mkdir "$TMP/c1" && lgit archive v9.9.1 | tar -x -C "$TMP/c1"
+check "and is the commit's files" diff -r "$TMP/c1" "$OUT/src/v9.9.1"
+$M pop Q=-a > "$TMP/pp.log" 2>&1 && $M push Q=-a >> "$TMP/pp.log" 2>&1 && rc=0 || rc=$?
+is "$rc $(cat "$OUT/linux-v9.9.1/.pc/applied-patches" | wc -l)" "0 2" "make pop and push on it"
+# (the stand-in patches' messages are short: lint says so, and only that)
+out=$($M lint 2>&1) && rc=0 || rc=$?
+is "$(echo "$out" | grep FAIL | grep -vc 'commit message too short')" 0 "make lint on it: the patches apply, no other complaint"
+
+# ci-series: its record says which commit it judged
+mkdir -p "$TMP/configs"
+: > "$TMP/configs/base.config"
+echo "t1 alpha nosuch-linux-gnu- quick" > "$TMP/configs/targets"
+: > "$TMP/configs/t1.config"
+CONFIGS=$TMP/configs KBUILD_LOCK=$TMP/lock RECORD=$TMP/rec BOOT_EXAMPLE=/bin/true \
+	"$REPO/scripts/ci-series" --steps=0 > "$TMP/ci.log" 2>&1 || :
+like "$(cat "$TMP/rec/info")" "^baseline=git $c1 v9.9.1$" "ci-series' record names the commit and its describe"
 
 # make export on the commit itself
 before=$(objects)
@@ -57,6 +74,14 @@ like "$(cat "$X"/series/*.eml 2>/dev/null || cat "$X"/*/*.eml)" "^base-commit: $
 check "and nothing warns that no maintainer has it" sh -c "! echo \"\$1\" | grep -q \"no maintainer.s tree has\"" sh "$out"
 check "the clone's objects are borrowed, not written" test -s "$X/git/objects/info/alternates"
 is "$(objects)" "$before" "nothing is written into the clone"
+
+# make submit-check: the mails as maintainers get them, on that commit
+CHECKPATCH_IGNORE=$TMP/checkpatch-ignore
+printf '%s\n' '* UNKNOWN_COMMIT_ID # no history in the stand-in' > "$CHECKPATCH_IGNORE"
+out=$(CHECKPATCH_IGNORE=$CHECKPATCH_IGNORE SENDER="Jane Tester <jane@example.org>" \
+	SUBMIT_BUILD='echo "build-all: 1/1 ok in 0s"' $M submit-check BASE=v9.9.1 2>&1) && rc=0 || rc=$?
+is "$rc" 0 "make submit-check on it"
+[ "$rc" -eq 0 ] || echo "$out" | sed 's/^/# /'
 
 # make rebase from one tag to the other
 out=$(ALLOW_DIRTY=1 $M rebase BASE=v9.9.2 2>&1) && rc=0 || rc=$?
