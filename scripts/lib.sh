@@ -18,10 +18,12 @@ prog=$(basename "$0")
 prog_args=$*
 
 # seriesci CMD ARG...: the command CMD of the package scripts/seriesci
-# (python3 -m seriesci CMD), its messages under this script's name.
+# (python3 -m seriesci CMD), its messages under this script's name.  -S:
+# no site-packages, which the package (standard library only) does not
+# need and whose .pth files cost a start tens of milliseconds.
 seriesci() {
 	PYTHONPATH=$REPO/scripts${PYTHONPATH:+:$PYTHONPATH} SERIESCI_PROG=$prog \
-		python3 -B -m seriesci "$@"
+		python3 -B -S -m seriesci "$@"
 }
 
 # The baselines and the version rule (scripts/seriesci/baseline.py, the
@@ -136,7 +138,7 @@ seriesci_args() {
 # of the script (python3 -m seriesci CMD), under the script's name.
 seriesci_exec() {
 	PYTHONPATH=$REPO/scripts${PYTHONPATH:+:$PYTHONPATH} SERIESCI_PROG=$prog \
-		exec python3 -B -m seriesci "$@"
+		exec python3 -B -S -m seriesci "$@"
 }
 
 # ci_fingerprint ACTION TARGET TOOLCHAIN ARG...: python3 -m seriesci

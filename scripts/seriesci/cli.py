@@ -253,37 +253,34 @@ def _timing(sub):
 	timing.add_parser(sub)
 
 
-def parser():
+# Each subcommand and the function that adds its parser: a start builds
+# only the parser of the subcommand it runs.
+COMMANDS = {
+	'results': _results, 'merge-results': _merge, 'reach': _reach, 'codegen-proof': _proof,
+	'targets': _targets, 'report': _report, 'kcidb': _kcidb, 'census': _census,
+	'abi-report': _abi, 'rebase-state': _rebase_state, 'compare-steps': _steps, 'sticky': _steps,
+	'record': _record, 'fingerprint': _fingerprint, 'csum-placements': _bench,
+	'check-times': _timing, 'baseline': _baseline, 'series': _series, 'ci-series': _ci_series,
+	'build-all': _build_all,
+}
+
+
+def parser(only=None):
+	"""The parser of every subcommand, or of ONLY's alone."""
 	p = argparse.ArgumentParser(
 		prog='seriesci', allow_abbrev=False, description=__doc__.split('\n\n')[0],
 		epilog='Exit codes: 0 done, 1 error, 2 usage, 3 (reach) unreached, '
 		'4 (report) a regression, 5 (report) not decided.')
 	sub = p.add_subparsers(dest='command', metavar='SUBCOMMAND', required=True)
-	for f in (_results, _merge, _reach, _proof, _targets, _report, _kcidb, _census, _abi, _rebase_state, _steps,
-		  _record, _fingerprint, _bench, _timing, _baseline, _series, _ci_series, _build_all):
+	fs = [COMMANDS[only]] if only in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+	for f in fs:
 		f(sub)
 	return p
 
 
 def main(argv=None):
 	argv = sys.argv[1:] if argv is None else argv
-	# record write runs several times a ci-series step: straight to it,
-	# without building every parser (half of python's start-up here)
-	if argv[:2] == ['record', 'write'] and argv[2:3] not in (['-h'], ['--help']):
-		os.environ.setdefault('SERIESCI_PROG', 'record write')
-		from seriesci import record
-		try:
-			return int(record.write_files(argv[2:]))
-		except common.Usage as e:
-			print(f'{common.prog()}: error: {e}\nusage: {record.WRITE_USAGE}', file=sys.stderr)
-			return int(common.Exit.USAGE)
-		except common.Error as e:
-			print(f'{common.prog()}: error: {e}', file=sys.stderr)
-			return int(common.Exit.FAILURE)
-		except OSError as e:
-			print(f'{common.prog()}: error: {e.filename or ""}: {e.strerror or e}', file=sys.stderr)
-			return int(common.Exit.FAILURE)
-	p = parser()
+	p = parser(argv[0] if argv else None)
 	# the wrappers in scripts/ call us by their own name
 	subs = p._subparsers._group_actions[0].choices
 	if argv and argv[0] in subs:

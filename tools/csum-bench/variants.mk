@@ -18,7 +18,7 @@
 CSUM_DIR := $(dir $(lastword $(MAKEFILE_LIST)))
 REPO     := $(abspath $(CSUM_DIR)../..)
 # the default BASE, by the one reader of scripts/baselines
-BASE     ?= $(shell PYTHONPATH=$(REPO)/scripts python3 -B -m seriesci baseline default)
+BASE     ?= $(shell PYTHONPATH=$(REPO)/scripts python3 -B -S -m seriesci baseline default)
 OUT      ?= $(REPO)/out
 KSRC     ?= $(OUT)/src/$(BASE)
 PATCHES  ?= $(REPO)/patches
