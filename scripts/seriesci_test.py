@@ -1878,6 +1878,16 @@ class BuildAllTest(TmpTest):
 class CiSeriesTest(TmpTest):
 	"""The step loop's own rules that need no tree."""
 
+	def test_record_write_through_the_entry_point(self):
+		"""record write's own grammar reaches it through cli.main: a
+		leading --result is its option, not argparse's."""
+		f = os.path.join(self.tmp, 'r')
+		g = os.path.join(self.tmp, 'g')
+		rc = cli.main(['record', 'write', '--result', f, 'status=ok', 'seconds=1', '--', g, 'a=b'])
+		self.assertEqual(rc, 0)
+		self.assertEqual(read(f), 'status=ok\nseconds=1\n')
+		self.assertEqual(read(g), 'a=b\n')
+
 	def test_steps_option(self):
 		p = cli.parser()
 		with contextlib.redirect_stderr(io.StringIO()):

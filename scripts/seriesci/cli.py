@@ -280,6 +280,23 @@ def parser(only=None):
 
 def main(argv=None):
 	argv = sys.argv[1:] if argv is None else argv
+	# record write has a grammar of its own (groups of options, FILE and
+	# KEY=VALUE, separated by --) that argparse cannot read: its parser
+	# only gives its help
+	if argv[:2] == ['record', 'write'] and argv[2:3] not in (['-h'], ['--help']):
+		os.environ.setdefault('SERIESCI_PROG', 'record write')
+		from seriesci import record
+		try:
+			return int(record.write_files(argv[2:]))
+		except common.Usage as e:
+			print(f'{common.prog()}: error: {e}\nusage: {record.WRITE_USAGE}', file=sys.stderr)
+			return int(common.Exit.USAGE)
+		except common.Error as e:
+			print(f'{common.prog()}: error: {e}', file=sys.stderr)
+			return int(common.Exit.FAILURE)
+		except OSError as e:
+			print(f'{common.prog()}: error: {e.filename or ""}: {e.strerror or e}', file=sys.stderr)
+			return int(common.Exit.FAILURE)
 	p = parser(argv[0] if argv else None)
 	# the wrappers in scripts/ call us by their own name
 	subs = p._subparsers._group_actions[0].choices
