@@ -280,9 +280,14 @@ def parser(only=None):
 
 def main(argv=None):
 	argv = sys.argv[1:] if argv is None else argv
-	# record write has a grammar of its own (groups of options, FILE and
-	# KEY=VALUE, separated by --) that argparse cannot read: its parser
-	# only gives its help
+	# checkpatch and record write have grammars of their own that argparse
+	# cannot read (record write: groups of options, FILE and KEY=VALUE,
+	# separated by --; its parser only gives its help)
+	if argv[:1] == ['checkpatch']:
+		# positional: each --as names the PATCH after it
+		os.environ.setdefault('SERIESCI_PROG', 'checkpatch')
+		from seriesci import checkpatch
+		return checkpatch.main(argv[1:])
 	if argv[:2] == ['record', 'write'] and argv[2:3] not in (['-h'], ['--help']):
 		os.environ.setdefault('SERIESCI_PROG', 'record write')
 		from seriesci import record

@@ -53,7 +53,7 @@ import os
 import re
 import time
 
-from seriesci import baseline, common, record, series as series_mod, targets as targets_mod
+from seriesci import baseline, checkpatch, common, record, series as series_mod, targets as targets_mod
 
 FILE = 'fingerprint'
 PLAN = '.plan'
@@ -86,21 +86,6 @@ def diff_part(data):
 						 and lines[i + 1].startswith(b'+++ ')):
 			return b'\n'.join(lines[i:])
 	return data
-
-
-def ignore_lines(path):
-	"""The lines of the checkpatch-ignore file, comments and blank lines
-	dropped, as (first word, line)."""
-	try:
-		text = _read(path).decode('utf-8', 'surrogateescape')
-	except FileNotFoundError:
-		return []
-	out = []
-	for l in text.split('\n'):
-		if l.startswith('#') or not l.split():
-			continue
-		out.append((l.split()[0], l.rstrip()))
-	return out
 
 
 class Inputs:
@@ -136,7 +121,7 @@ class Inputs:
 				raise common.Error(f'{p}: {e.strerror}: the series lists it')
 			self.patch_sha.append(sha(diff_part(data)))
 			self.file_sha.append(sha(data))
-		self.ignore = ignore_lines(ignore_file)
+		self.ignore = checkpatch.ignore_lines(ignore_file)
 		self.patches_dir = patches_dir
 		self.paths = [series_file, targets_file, ignore_file] + [
 			os.path.join(patches_dir, n) for n, _ in self.series]
