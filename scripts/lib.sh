@@ -328,19 +328,10 @@ recover_push() {
 }
 
 # first_error LOG: the one line of a build (or boot) log that best says why
-# it failed: the first compiler, linker or Kconfig error ("error:",
-# "Error:", "ERROR:", "undefined reference"), or build-arch's message for
-# a fragment option Kconfig dropped; else the first "make: ***" (or
-# "make[N]: ***") line; else the last line that is not one of build-arch's
-# "# " comments.  Nothing for a missing or empty log.
+# it failed (python3 -m seriesci record first-error --help); nothing for a
+# missing or empty log.
 first_error() {
-	[ -f "$1" ] || return 0
-	awk '
-	!e && (/(error|Error|ERROR):/ || /undefined reference/ ||
-	       / dropped by Kconfig: / || / requested off, but /) { e = $0 }
-	!m && /\*\*\*/ { m = $0 }
-	NF && !/^# / { l = $0 }
-	END { print e != "" ? e : m != "" ? m : l }' "$1"
+	seriesci record first-error "$1"
 }
 
 # codegen_stamps: fix what Kbuild stamps into an image (time, user, host,

@@ -216,6 +216,11 @@ def _record(sub):
 	w.add_argument('args', nargs=argparse.REMAINDER, metavar='ARG',
 		       help='[--result] [--from SRC] FILE [KEY=VALUE...], groups separated by --')
 	w.set_defaults(func=lambda a: record.write_files(a.args))
+	e = rs.add_parser(allow_abbrev=False, name='first-error',
+			  help="the line of a build or boot log that best says why it failed",
+			  description=' '.join(record.first_error.__doc__.split()) + '  (lib.sh first_error)')
+	e.add_argument('log', metavar='LOG')
+	e.set_defaults(func=lambda a: print(record.first_error(a.log)) or common.Exit.OK)
 
 
 def _fingerprint(sub):
