@@ -352,39 +352,10 @@ APT_KEYRING=${APT_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
 
 # machine_archive [security]: the URI of the machine's Debian archive (the
 # first source of component main for a Debian release suite), or of its
-# security archive.  Reads one-line and deb822 sources.
+# security archive, from its one-line and deb822 apt sources (python3 -m
+# seriesci baseline archive --help).
 machine_archive() {
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-		 /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] && cat "$f" && echo
-	done 2>/dev/null | awk -v want="${1:-main}" '
-	function rel(s) {
-		return s ~ /^(buster|bullseye|bookworm|trixie|forky|duke|sid|stable|testing|unstable|oldstable|experimental)(-(updates|security|backports))?(\/updates)?$/
-	}
-	function take(uri, suite) {
-		if (!rel(suite)) return 0
-		if ((want == "security") != (suite ~ /security/)) return 0
-		print uri; found = 1; exit
-	}
-	function flush(   n, s, i) {
-		if (typ ~ /(^| )deb( |$)/ && uri != "" && comp ~ /(^| )main( |$)/) {
-			n = split(suites, s, " ")
-			for (i = 1; i <= n; i++) take(uri, s[i])
-		}
-		typ = uri = suites = comp = ""
-	}
-	/^[ \t]*#/ { next }
-	/^deb[ \t]/ {
-		sub(/\[[^]]*\]/, "")
-		if ($4 ~ /^main$/ || $0 ~ / main( |$)/) take($2, $3)
-		next
-	}
-	/^Types:/ { typ = $0; sub(/^Types:[ \t]*/, "", typ) }
-	/^URIs:/ { uri = $2 }
-	/^Suites:/ { suites = $0; sub(/^Suites:[ \t]*/, "", suites) }
-	/^Components:/ { comp = $0; sub(/^Components:[ \t]*/, "", comp) }
-	/^[ \t]*$/ { flush() }
-	END { if (!found) flush() }'
+	seriesci baseline archive ${1:+--security}
 }
 
 # apt_sources: write $APT_DIR/sources.list for $APT_SUITES (a suite named

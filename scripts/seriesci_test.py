@@ -1947,6 +1947,33 @@ class BaselineTest(TmpTest):
 		self.assertEqual(baseline.default(out), '7.3-rc7')
 
 
+class ArchiveTest(unittest.TestCase):
+	"""The machine's Debian archive, from its apt sources."""
+
+	DEB822 = ('Types: deb\n# http://snapshot.example/archive\nURIs: http://deb.example/debian\n'
+		  'Suites: bookworm bookworm-updates\nComponents: main\n\n'
+		  'Types: deb\nURIs: http://deb.example/debian-security\nSuites: bookworm-security\n'
+		  'Components: main\n\nTypes: deb\nURIs: https://nodesource.example/node\n'
+		  'Suites: nodistro\nComponents: main\n')
+
+	def test_deb822(self):
+		self.assertEqual(baseline.machine_archive(False, self.DEB822), 'http://deb.example/debian')
+		self.assertEqual(baseline.machine_archive(True, self.DEB822), 'http://deb.example/debian-security')
+
+	def test_one_line(self):
+		text = ('deb https://packages.example/apt cloud-sdk-bookworm main\n'
+			'# deb http://old.example/debian bookworm main\n'
+			'deb [arch=amd64 signed-by=/k.gpg] http://mirror.example/debian trixie contrib main\n'
+			'deb http://sec.example/debian-security bookworm-security main\n')
+		self.assertEqual(baseline.machine_archive(False, text), 'http://mirror.example/debian')
+		self.assertEqual(baseline.machine_archive(True, text), 'http://sec.example/debian-security')
+
+	def test_none(self):
+		self.assertEqual(baseline.machine_archive(False, 'deb http://x.example/ubuntu jammy main\n'), '')
+		self.assertEqual(baseline.machine_archive(False, 'Types: deb-src\nURIs: http://a/debian\n'
+							  'Suites: bookworm\nComponents: main\n'), '')
+
+
 class SeriesTest(TmpTest):
 	"""The series file's one reader: entries, checks, destinations."""
 

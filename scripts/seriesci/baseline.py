@@ -151,6 +151,67 @@ commit's name never changes, so a branch that moved names another
 baseline.  The user's clone is only read."""
 
 
+# --- the machine's Debian archive ------------------------------------------
+
+APT_SOURCES = ('/etc/apt/sources.list', '/etc/apt/sources.list.d/*.list',
+	       '/etc/apt/sources.list.d/*.sources')
+_RELEASE = re.compile(r'^(buster|bullseye|bookworm|trixie|forky|duke|sid|stable|testing|unstable|'
+		      r'oldstable|experimental)(-(updates|security|backports))?(/updates)?$')
+
+
+def _sources_text(patterns=APT_SOURCES):
+	import glob
+	out = []
+	for pat in patterns:
+		for f in sorted(glob.glob(pat)) if '*' in pat else [pat]:
+			try:
+				with open(f, encoding='utf-8', errors='replace') as fh:
+					out.append(fh.read() + '\n')
+			except OSError:
+				pass
+	return ''.join(out)
+
+
+def machine_archive(security=False, text=None):
+	"""The URI of the machine's Debian archive: the first source of
+	component main for a Debian release suite (a -security suite when
+	SECURITY, else any other), in one-line or deb822 sources (TEXT: their
+	text, default the machine's apt sources); '' when there is none."""
+	text = _sources_text() if text is None else text
+
+	def take(uri, suite):
+		return uri if _RELEASE.match(suite) and security == ('security' in suite) else None
+	stanza = {}
+
+	def flush():
+		typ, uri = stanza.get('Types', ''), stanza.get('URIs', '')
+		found = None
+		if 'deb' in typ.split() and uri and 'main' in stanza.get('Components', '').split():
+			for suite in stanza.get('Suites', '').split():
+				found = found or take(uri, suite)
+		stanza.clear()
+		return found
+	for l in text.split('\n'):
+		if re.match(r'^[ \t]*#', l):
+			continue
+		if re.match(r'^deb[ \t]', l):
+			w = re.sub(r'\[[^]]*\]', '', l).split()
+			if len(w) >= 3 and ((len(w) > 3 and w[3] == 'main') or re.search(r' main( |$)', ' '.join(w))):
+				found = take(w[1], w[2])
+				if found:
+					return found
+			continue
+		m = re.match(r'^(Types|URIs|Suites|Components):[ \t]*(.*)$', l)
+		if m:
+			v = m.group(2)
+			stanza[m.group(1)] = v.split()[0] if m.group(1) == 'URIs' and v.split() else v
+		elif not l.strip():
+			found = flush()
+			if found:
+				return found
+	return flush() or ''
+
+
 # --- a git tree as the baseline (LINUX_GIT): _GIT_DOC above ---------------
 
 def _git(git_dir, *args):
@@ -233,6 +294,11 @@ def add_parser(sub):
 			  help='"package debversion sha256 suite" of BASE from the pins, or nothing')
 	q.add_argument('base', metavar='BASE', help='an upstream (7.3-rc7) or Debian (7.3~rc7-1~exp1) version')
 	q.set_defaults(func=lambda a: _print(pin_line(a.base) or None))
+	q = rs.add_parser(allow_abbrev=False, name='archive',
+			  help="the URI of the machine's Debian archive (lib.sh machine_archive)",
+			  description=' '.join(machine_archive.__doc__.split()))
+	q.add_argument('--security', action='store_true', help='its security archive instead')
+	q.set_defaults(func=lambda a: _print(machine_archive(a.security) or None))
 	q = rs.add_parser(allow_abbrev=False, name='git',
 			  help='with LINUX_GIT: "NAME COMMIT DESCRIBE" of a tag, branch or commit',
 			  description=' '.join(_GIT_DOC.split()))
