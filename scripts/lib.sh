@@ -53,14 +53,19 @@ if [ -n "${LINUX_GIT:-}" ] && command -v python3 > /dev/null 2>&1; then
 	# tag of the pinned version, vPINNED), named in OUT by the tag or by
 	# its commit's git describe; BASE_COMMIT_ID and BASE_DESCRIBE say
 	# which commit it is.
-	_g=$(seriesci baseline git "${BASE:-v$(pinned_base)}") || exit 1
-	BASE=${_g%% *}
-	_g=${_g#* }
-	BASE_COMMIT_ID=${_g%% *}
-	BASE_DESCRIBE=${_g#* }
+	# A command that a command of this run started takes the commit its
+	# caller resolved (BASE_RESOLVED), even when the branch has moved since.
+	if [ -z "${BASE_COMMIT_ID:-}" ] || [ "${BASE_RESOLVED:-}" != "$LINUX_GIT:${BASE:-}" ]; then
+		_g=$(seriesci baseline git "${BASE:-v$(pinned_base)}") || exit 1
+		BASE=${_g%% *}
+		_g=${_g#* }
+		BASE_COMMIT_ID=${_g%% *}
+		BASE_DESCRIBE=${_g#* }
+	fi
+	BASE_RESOLVED=$LINUX_GIT:$BASE
 	BASE_GIVEN=1
 	BASE_AUTO=
-	export LINUX_GIT BASE_COMMIT_ID BASE_DESCRIBE
+	export LINUX_GIT BASE_COMMIT_ID BASE_DESCRIBE BASE_RESOLVED
 elif [ -n "${BASE:-}" ] && [ "$BASE" != "${BASE_AUTO:-}" ]; then
 	BASE_GIVEN=1
 	# Debian's form of a version (7.3~rc7-1~exp1, 6.12.118-1~deb12u1) is
@@ -68,6 +73,9 @@ elif [ -n "${BASE:-}" ] && [ "$BASE" != "${BASE_AUTO:-}" ]; then
 	case $BASE in
 	*~*|[0-9]*.*-[0-9]*) BASE=$(base_name "$BASE") ;;
 	esac
+elif [ -n "${BASE_AUTO:-}" ] && [ "${BASE:-}" = "$BASE_AUTO" ]; then
+	# the default a command of this run took: its children take it too
+	BASE_GIVEN=
 elif ! command -v python3 > /dev/null 2>&1; then
 	# the package reads the pins: only scripts/deps, which installs
 	# python3, goes on without it (and without a BASE)
