@@ -185,13 +185,6 @@ def call(cmd, out=None, env=None, cwd=None):
 			f.close()
 
 
-def _read_lines(path):
-	try:
-		return record.read_text(path).split('\n')
-	except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-		return None
-
-
 def failed(d):
 	"""Whether a result file of the step folder D says status=fail."""
 	try:
@@ -234,8 +227,8 @@ class Run:
 
 	# --- the tree -------------------------------------------------------
 	def applied_count(self):
-		lines = _read_lines(os.path.join(self.tree, '.pc', 'applied-patches'))
-		return len([l for l in lines if l.strip()]) if lines else 0
+		lines = record.read_text_lines(os.path.join(self.tree, '.pc', 'applied-patches'))
+		return len([l for l in lines if l.strip()])
 
 	def pop_to(self, n, log):
 		"""Pop the tree down to its first N patches; False when quilt cannot."""
@@ -267,7 +260,7 @@ class Run:
 			rc = call([os.path.join(self.scripts, 'checkpatch'), '--tree', self.tree, '-q',
 				   os.path.join(self.patches_dir, patch)], out=log)
 			status = 'ok' if rc == 0 else 'fail'
-		lines = _read_lines(log) or []
+		lines = record.read_text_lines(log)
 		e = sum(1 for l in lines if l.startswith('ERROR:'))
 		w = sum(1 for l in lines if l.startswith(('WARNING:', 'CHECK:')))
 		# its first complaint, not the "total:" line first_error would give
@@ -318,7 +311,7 @@ class Run:
 			self.bad = True
 			first = record.first_error(log)
 		elif status == 'skip':
-			first = (_read_lines(log) or [''])[0]
+			first = (record.read_text_lines(log) or [''])[0]
 		writes.append((os.path.join(d, 'boot.result'), None, True,
 			       [('status', status), ('seconds', secs), ('first_error', first), ('log', log)]))
 		common.step('BOOT', f'example {status} {secs}s' + (f': {first}' if first else ''))
@@ -355,8 +348,9 @@ class Run:
 				tmp = os.path.join(d, '.sparse.out')
 				rc = call([arch, '--sparse', t, f], out=tmp)
 				# its log, then what it printed that the log lacks
-				tlog = _read_lines(os.path.join(self.build, t + '.sparse.log'))
-				printed = _read_lines(tmp) or []
+				slog = os.path.join(self.build, t + '.sparse.log')
+				tlog = record.read_text_lines(slog) if os.path.isfile(slog) else None
+				printed = record.read_text_lines(tmp)
 				os.remove(tmp)
 				out.append(f'# {f} in {t}')
 				if tlog is not None:
