@@ -111,7 +111,7 @@ import subprocess
 import sys
 import time
 
-from seriesci import baseline, build_all, common, fingerprint, record, series as series_mod, steps as steps_mod
+from seriesci import baseline, build_all, common, fingerprint, record, series as series_mod, steps as steps_mod, targets as targets_mod
 
 ENV = ('TREE', 'RECORD', 'BUILD', 'TARGETS', 'TIER', 'SHARD', 'BOOT_EXAMPLE', 'REACH', 'CODEGEN')
 
@@ -211,7 +211,7 @@ class Run:
 		out = common.out_dir()
 		self.tree = env.get('TREE') or os.path.join(out, f'linux-{self.base}')
 		self.ci = os.path.abspath(env.get('RECORD') or os.path.join(out, 'ci', self.base))
-		self.build = env.get('BUILD') or os.path.join(out, 'build', self.base)
+		self.build = build_all.build_dir()
 		self.boot = env.get('BOOT_EXAMPLE') or os.path.join(self.scripts, 'boot-example')
 		self.series_file = env.get('QUILT_SERIES') or os.path.join(self.repo, 'series')
 		self.patches_dir = env.get('QUILT_PATCHES') or os.path.join(self.repo, 'patches')
@@ -502,8 +502,7 @@ class Run:
 		targets = build_all.from_env()
 		inp = fingerprint.Inputs(
 			self.base, baseline.pin_line(self.base), targets,
-			os.environ.get('TARGETS_FILE') or os.path.join(
-				os.environ.get('CONFIGS') or os.path.join(self.repo, 'configs'), 'targets'),
+			targets_mod.default_file(),
 			os.environ.get('CONFIGS') or os.path.join(self.repo, 'configs'),
 			fingerprint._read(self.toolchains(targets)), [f"CODEGEN={env['CODEGEN']}"],
 			self.series_file, self.patches_dir,
