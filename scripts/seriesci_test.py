@@ -18,7 +18,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from seriesci import cli, common, kcidb, merge, metadata, proof, rangediff, reach, record, render, report, repro, targets  # noqa: E402
+from seriesci import cli, common, coverage, kcidb, merge, metadata, proof, rangediff, reach, record, render, report, repro, series, targets  # noqa: E402
 
 
 def read(path):
@@ -290,6 +290,75 @@ class ReachTest(TmpTest):
 				 (True, 'kernel/fork.c: a dependency of the build, deleted'))
 
 
+	def test_readers(self):
+		count, dirs = reach.readers(self.b)
+		self.assertEqual(count['include/top.h'], 1)
+		self.assertEqual(count['kernel/fork.c'], 1)
+		self.assertEqual(count['Kconfig'], 0)	# read by Kconfig, no object
+		self.assertIn('kernel', dirs)
+		write(os.path.join(self.b, '.reach', 'format'), '3\n')
+		self.assertIsNone(reach.readers(self.b))	# an older index: no figure
+
+
+class CoverageTest(TmpTest):
+	PATCH = ('msg\n---\n--- a/include/asm-generic/foo.h\n+++ b/include/asm-generic/foo.h\n@@ -1 +1 @@\n'
+		 '--- a/arch/a/include/asm/foo.h\n+++ /dev/null\n@@ -1 +0,0 @@\n'
+		 '--- /dev/null\n+++ b/arch/b/include/asm/new.h\n@@ -0,0 +1 @@\n'
+		 '--- a/arch/a/include/asm/Kbuild\n+++ b/arch/a/include/asm/Kbuild\n@@ -1 +1 @@\n'
+		 '--- a/Documentation/x.rst\n+++ b/Documentation/x.rst\n@@ -1 +1 @@\n')
+
+	def test_touched(self):
+		self.assertEqual(series.touched(self.PATCH),
+				 [('include/asm-generic/foo.h', 'changed'), ('arch/a/include/asm/foo.h', 'deleted'),
+				  ('arch/b/include/asm/new.h', 'new'), ('arch/a/include/asm/Kbuild', 'changed'),
+				  ('Documentation/x.rst', 'changed')])
+
+	def test_field(self):
+		files = [f for f, _ in series.touched(self.PATCH)]
+		read = ({'include/asm-generic/foo.h': 7, 'arch/a/include/asm/foo.h': 3}, {'arch/a/include/asm'})
+		self.assertEqual(coverage.field(files, 'a', read),
+				 'include/asm-generic/foo.h:7 arch/a/include/asm/foo.h:3 arch/b/include/asm/new.h:- '
+				 'arch/a/include/asm/Kbuild:make')
+		self.assertEqual(coverage.field(files, 'b', read),
+				 'include/asm-generic/foo.h:7 arch/a/include/asm/foo.h:- arch/b/include/asm/new.h:0 '
+				 'arch/a/include/asm/Kbuild:-')
+
+	def test_judge(self):
+		# ta (arch a) read the deleted header before the patch, the
+		# generic one after; tb (arch b) never read its new header
+		step = {'ta': {'status': 'ok', 'arch': 'a', 'covers': 'include/g.h:5 arch/a/x.h:0 arch/b/n.h:-'},
+			'tb': {'status': 'ok', 'arch': 'b', 'covers': 'include/g.h:0 arch/a/x.h:- arch/b/n.h:0'}}
+		before = {'ta': {'status': 'ok', 'arch': 'a', 'covers_next': 'include/g.h:5 arch/a/x.h:2 arch/b/n.h:-'},
+			  'tb': {'status': 'ok', 'arch': 'b', 'covers_next': 'include/g.h:0 arch/a/x.h:- arch/b/n.h:0'}}
+		cv = coverage.judge(step, before)
+		self.assertEqual(cv.status(), 'partly')
+		self.assertEqual(cv.uncovered(), [('arch/b/n.h', 'read by none of tb')])
+		self.assertEqual(cv.line(), 'include/g.h ta 5; arch/a/x.h ta 2; arch/b/n.h NOT COVERED (read by none of tb)')
+		del step['tb'], before['tb']
+		self.assertEqual(coverage.judge(step, before).uncovered(), [('arch/b/n.h', 'no b target in the run')])
+		# a failed build says nothing; documentation only is n/a
+		self.assertIsNone(coverage.judge({'ta': {'status': 'fail', 'covers': 'include/g.h:5'}}, None))
+		self.assertEqual(coverage.judge({'ta': {'status': 'ok', 'arch': 'a', 'covers': ''}}, None).status(), 'n/a')
+		self.assertEqual(coverage.judge({'ta': {'status': 'ok', 'arch': 'a', 'covers': 'k.c:0'}}, None).status(),
+				 'not covered')
+
+	def test_rendered(self):
+		rec = os.path.join(self.tmp, 'rec')
+		write(os.path.join(rec, 'info'), 'base=1.0\nseries=p1.patch\n')
+		write(os.path.join(rec, '000-baseline', 'ta.result'),
+		      'target=ta\nstatus=ok\narch=a\ncovers=\ncovers_next=k.c:0 arch/a/h.h:0\n')
+		write(os.path.join(rec, '001-p1.patch', 'ta.result'),
+		      'target=ta\nstatus=ok\narch=a\ncovers=k.c:0 arch/a/h.h:0\ncovers_next=\n')
+		render.render(rec, quiet=True)
+		md = read(os.path.join(rec, 'results.md'))
+		self.assertIn(' covered |', md)
+		self.assertIn('| 1 | p1.patch | ok |   |   | **not covered** |', md)
+		self.assertIn('- 1 p1.patch: **not covered**: k.c NOT COVERED (read by none of ta)', md)
+		doc = json.loads(read(os.path.join(rec, 'results.json')))
+		self.assertEqual(doc['steps'][1]['coverage']['status'], 'not covered')
+		self.assertIn('data-col="covered" data-status="not covered"', read(os.path.join(rec, 'results.html')))
+
+
 class ProofTest(unittest.TestCase):
 	T = targets.parse('# c\nx86_64 x86 - quick\ni386 x86 - full\narm64 arm64 a- full\n')
 
@@ -314,6 +383,14 @@ class ProofTest(unittest.TestCase):
 		text = f'Subject\n\n{proof.MARK} old\nold too\n\nSigned-off-by: x\n---\n{proof.MARK}\n'
 		self.assertEqual(proof.replace(text, ['new']),
 				 f'Subject\n\nnew\n\nSigned-off-by: x\n---\n{proof.MARK}\n')
+
+	def test_coverage_sentences(self):
+		cv = coverage.judge({'ta': {'status': 'ok', 'arch': 'a', 'covers': 'include/g.h:5 arch/b/n.h:-'}}, None)
+		self.assertEqual(proof.coverage_sentences(cv), [
+			"Objects of those builds that read the files it changes (Kbuild's .cmd files, before or "
+			'after it; make: a build file of a folder the build visits): include/g.h: ta 5.',
+			'Read by no build, so not proven by them: arch/b/n.h (no b target in the run).'])
+		self.assertEqual(proof.coverage_sentences(None), [])
 
 	def test_arches(self):
 		self.assertEqual(proof.touched_arches('--- a/arch/x86/a.h\n+++ b/arch/x86/a.h\n+++ b/arch/arm/b\n'),

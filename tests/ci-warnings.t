@@ -6,7 +6,7 @@
 # #warning) and includes include/linux/h.h, a series whose first patch
 # brings a really new warning into kernel/b.c, whose second touches h.h
 # (so fork.c is recompiled there) and whose third only adds a document
-# (scripts/reach: unreached), and a stand-in make in PATH that compiles
+# and a source no object compiles (scripts/reach: unreached), and a stand-in make in PATH that compiles
 # an object when it is missing or its sources changed, printing Kbuild's
 # "  CC" line and the #warning lines of the source as GCC would.
 # Walking up, fork.c's old warning at the header patch is undecided
@@ -18,7 +18,7 @@
 
 command -v quilt >/dev/null 2>&1 || skip_all "no quilt"
 command -v flock >/dev/null 2>&1 || skip_all "no flock"
-plan 11
+plan 14
 mini_setup
 
 # the baseline: the mini tree plus the files the stand-in make compiles
@@ -54,7 +54,11 @@ patch_file b-header.patch "h: a header fork.c includes" '--- a/include/linux/h.h
 patch_file c-doc.patch "doc: a note" '--- /dev/null
 +++ b/Documentation/note.txt
 @@ -0,0 +1 @@
-+a note'
++a note
+--- /dev/null
++++ b/kernel/unused.c
+@@ -0,0 +1 @@
++int unused;'
 printf 'a-warn.patch\nb-header.patch\nc-doc.patch\n' > "$QUILT_SERIES"
 
 "$REPO/scripts/tree" > "$TMP/tree.log" 2>&1 || { cat "$TMP/tree.log"; exit 1; }
@@ -130,6 +134,13 @@ like "$(grep '^| 2 ' "$ci/results.md")" '\| ok \+1w\? \|' "results.md shows it a
 like "$(grep -o '<td class="ok undecided"[^>]*>' "$ci/results.html")" 'data-col="w"' \
 	"results.html paints it undecided"
 is "$(grep -c '^stage=unreached' "$ci/003-c-doc.patch/w.result")" 1 "the document patch is unreached"
+# coverage: what each step's build read of its patch's files
+is "$(sed -n 's/^covers=//p' "$ci/002-b-header.patch/w.result")" "include/linux/h.h:1" \
+	"a cell names how many objects read each file of its patch"
+like "$(grep '^- 3 ' "$ci/results.md")" '^- 3 c-doc.patch: \*\*not covered\*\*: kernel/unused.c NOT COVERED \(read by none of w\)$' \
+	"a step whose change no object reads is not covered, documentation not counted"
+is "$(grep '^| [123] ' "$ci/results.md" | head -n 3 | awk -F' [|] ' '{ sub(/ [|]$/, "", $NF); print $NF }' | tr '\n' ';')" "covered;covered;**not covered**;" \
+	"results.md has a covered column"
 
 # down: what the ci-full columns run, from the kept build of the top
 # (the up walk's): b.c's warning is in no log unless the first step is

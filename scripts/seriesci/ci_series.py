@@ -56,7 +56,11 @@ DESCRIBE), series=, shard=, tier=, targets= of the run), and per step NNN-NAME/
                   step what warned above it, so that there are none) and
                   codegen= against the previous step's image: identical
                   (the same bytes), same (the same objdump -d, other
-                  data), differs, or empty (nothing to compare)
+                  data), differs, or empty (nothing to compare);
+                  after a successful build also arch=, covers= and
+                  covers_next=: what the build read of the files of the
+                  step's patch and of the next one (the number of objects
+                  that name each file; seriesci/coverage.py)
   TARGET.log      the build log
   checkpatch.result, checkpatch.log    status=ok|fail|skip, errors,
                   warnings, first_error (its first ERROR:, WARNING: or
@@ -111,7 +115,8 @@ import subprocess
 import sys
 import time
 
-from seriesci import baseline, build_all, common, fingerprint, record, series as series_mod, steps as steps_mod, targets as targets_mod
+from seriesci import baseline, build_all, common, coverage, fingerprint, reach, record
+from seriesci import series as series_mod, steps as steps_mod, targets as targets_mod
 
 ENV = ('TREE', 'RECORD', 'BUILD', 'TARGETS', 'TIER', 'SHARD', 'BOOT_EXAMPLE', 'REACH', 'CODEGEN')
 
@@ -273,6 +278,16 @@ class Run:
 				      [('status', status), ('errors', str(e)), ('warnings', str(w)),
 				       ('first_error', first), ('log', log)])])
 		common.step('CHECK', f'checkpatch {status} ({e} errors, {w} warnings)')
+
+	def touched(self, n):
+		"""The files patch N of the series touches ([] for none)."""
+		if not 1 <= n <= len(self.series):
+			return []
+		try:
+			text = record.read_text(os.path.join(self.patches_dir, self.series[n - 1]))
+		except OSError:
+			return []
+		return [f for f, _ in series_mod.touched(text)]
 
 	def boot_cell(self, d, writes):
 		"""Boot arch/example, once the tree has it (the contract: above);
@@ -638,6 +653,9 @@ class Run:
 		if build_all.build(targets, build=self.build, call=call) != 0:
 			self.bad = True
 		writes = []
+		files = self.touched(n)
+		files_next = self.touched(n + 1)
+		arch = targets_mod.arch_of(targets_mod.read())
 		for t in targets:
 			r = os.path.join(self.build, t + '.result')
 			if not os.path.isfile(r):
@@ -646,9 +664,15 @@ class Run:
 				shutil.copyfile(os.path.join(self.build, t + '.log'), os.path.join(d, t + '.log'))
 			shutil.copyfile(r, os.path.join(d, t + '.result'))
 			# new_warnings= and codegen= come when the steps are done;
-			# log= is set at the step's end
-			writes.append((os.path.join(d, t + '.result'), os.path.join(d, t + '.result'), False,
-				       [('log', os.path.join(d, t + '.log'))]))
+			# log= is set at the step's end; what the build read of this
+			# patch's files and the next one's (coverage) when it built
+			pairs = [('log', os.path.join(d, t + '.log')), ('arch', arch.get(t, ''))]
+			read = reach.readers(os.path.join(self.build, t)) \
+				if (record.read_kv(r) or {}).get('status') == 'ok' else None
+			if read is not None:
+				pairs += [('covers', coverage.field(files, arch.get(t, ''), read)),
+					  ('covers_next', coverage.field(files_next, arch.get(t, ''), read))]
+			writes.append((os.path.join(d, t + '.result'), os.path.join(d, t + '.result'), False, pairs))
 		self.boot_cell(d, writes)
 		if n > 0:
 			p = self.series[n - 1]

@@ -6,13 +6,15 @@ target's cell (vmlinux against the step before, KBUILD_BUILD_* fixed).
 The paragraph names the targets on which vmlinux stayed the same byte
 for byte, those on which only the data changed (the same objdump -d),
 those on which the code changed, the architectures the patch touches
-that configs/targets cannot build, and the targets of touched
-architectures that the record has not built yet.
+that configs/targets cannot build, the targets of touched
+architectures that the record has not built yet, and how many objects of
+each build read each file the patch changes (coverage: a file no build
+reads is named, its proof is not the builds').
 """
 import os
 import re
 
-from seriesci import common, series as series_mod
+from seriesci import common, coverage, series as series_mod
 from seriesci import record
 from seriesci import targets as targets_mod
 
@@ -103,6 +105,40 @@ def replace(text, para):
 	return '\n'.join(out) + ('\n' if trail or out else '')
 
 
+def coverage_sentences(cv):
+	"""What the builds of the record read of the patch's files
+	(coverage.Patch, or None when the record has no figures)."""
+	if cv is None:
+		return []
+	if not cv.files:
+		return ['It changes nothing a kernel build reads.']
+	read = [f'{f}: ' + ', '.join(f'{t} {n}' for t, n in cv.readers(f)) for f in cv.files if cv.readers(f)]
+	out = []
+	if read:
+		out.append("Objects of those builds that read the files it changes (Kbuild's .cmd files, "
+			   'before or after it; make: a build file of a folder the build visits): '
+			   + '; '.join(read) + '.')
+	miss = cv.uncovered()
+	if miss:
+		out.append('Read by no build, so not proven by them: '
+			   + '; '.join(f'{f} ({w})' for f, w in miss) + '.')
+	return out
+
+
+def _cells_of(step):
+	"""{target: its result} of the target cells of a step folder."""
+	out = {}
+	if not os.path.isdir(step):
+		return out
+	for n in sorted(os.listdir(step)):
+		f = os.path.join(step, n)
+		if n.endswith('.result') and os.path.isfile(f):
+			kv = record.read_kv(f) or {}
+			if 'target' in kv:
+				out[n[:-len('.result')]] = kv
+	return out
+
+
 def _codegen_of(step):
 	cg = {}
 	for n in sorted(os.listdir(step)):
@@ -141,7 +177,10 @@ def run(args):
 			raise common.Error(f'{p}: the record {rec} has no step {step}')
 		f = os.path.join(pdir, p)
 		text = record.read_text(f)
-		para = wrap(sentences(_codegen_of(d), touched_arches(text), tl, info.get('base', '')))
+		i = series.index(p)
+		prev = os.path.join(rec, f'{i:03d}-{series[i - 1]}' if i else '000-baseline')
+		para = wrap(sentences(_codegen_of(d), touched_arches(text), tl, info.get('base', ''))
+			    + coverage_sentences(coverage.judge(_cells_of(d), _cells_of(prev))))
 		if not args.write:
 			if len(args.patches) > 1:
 				print(f'== {p}')

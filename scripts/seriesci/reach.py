@@ -5,7 +5,10 @@ The answer comes from Kbuild's own dependency files, not from paths:
 every .*.cmd file of the O= folder (fixdep's deps_ lists, the sources,
 the -I and -include paths of the commands) and include/config/
 auto.conf.cmd (the Kconfig files read), indexed into BUILD/.reach by
-record() after a successful build.
+record() after a successful build.  The index also counts, per tree
+file, the .cmd files that name it (objects: "N PATH" lines): how many
+objects of the build compile a file, which readers() gives ci-series for
+its coverage figure.
 
 A changed tree file F reaches the build (why()) when F is one of its
 dependencies (or was one and is gone); is under scripts/ or is a
@@ -26,9 +29,10 @@ import re
 from seriesci import common
 
 # the index's format: an index of another one is rebuilt, not trusted
-FORMAT = '3'
-# its files, all needed for an answer (sums: their sha256, since format 3)
-INDEX = ('deps', 'gen', 'idirs', 'gidirs', 'names', 'dirs', 'tree', 'format', 'key')
+FORMAT = '4'
+# its files, all needed for an answer (sums: their sha256, since format 3;
+# objects since format 4)
+INDEX = ('deps', 'gen', 'idirs', 'gidirs', 'names', 'dirs', 'tree', 'format', 'key', 'objects')
 # what a word of a command or a deps_ list carries around a path: make's
 # ':' and '\\', and the shell's ')', quotes and ';' ($(sed ... FILE)" in a
 # savedcmd_ line names FILE)
@@ -159,6 +163,7 @@ def record(b, stamp, key=''):
 	_rmtree(new)
 	os.makedirs(new)
 	d, gen, idirs, gidirs, cmddirs = [], [], [], [], []
+	count = {}
 	for top, dirs, files in os.walk(b):
 		dirs.sort()
 		for n in sorted(files):
@@ -169,6 +174,8 @@ def record(b, stamp, key=''):
 				continue
 			x = parse_cmd(_read(p), t + '/')
 			d += x[0]
+			for f in set(x[0]):
+				count[f] = count.get(f, 0) + 1
 			gen += x[1]
 			idirs += x[2]
 			gidirs += x[3]
@@ -188,13 +195,33 @@ def record(b, stamp, key=''):
 	dirs = sorted(set([_dirname(f) for f in deps if '/' in f] + cmddirs))
 	for name, lines in (('deps', deps), ('gen', gen), ('idirs', idirs), ('gidirs', gidirs),
 			    ('names', names), ('dirs', dirs), ('tree', [t]), ('format', [FORMAT]),
-			    ('key', [key])):
+			    ('key', [key]),
+			    ('objects', [f'{count.get(f, 0)} {f}' for f in deps])):
 		_write(os.path.join(new, name), lines)
 	_write(os.path.join(new, 'sums'), [f'{_sha256(os.path.join(new, n))}  {n}' for n in INDEX])
 	os.rename(stamp, os.path.join(new, 'stamp'))
 	_rmtree(r)
 	os.rename(new, r)
 	return common.Exit.OK
+
+
+def readers(b):
+	"""What the last build indexed in b read: ({tree file: the number of
+	its .cmd files naming it}, {the folders it visits}), or None when b
+	has no complete index of this format (no figure, rather than a wrong
+	one)."""
+	r = os.path.join(b, '.reach')
+	if _cat(os.path.join(r, 'format')) != FORMAT or not os.path.isfile(os.path.join(r, 'stamp')):
+		return None
+	try:
+		count = {}
+		for l in _lines(os.path.join(r, 'objects')):
+			n, _, f = l.partition(' ')
+			if n.isdigit() and f:
+				count[f] = int(n)
+		return count, set(_lines(os.path.join(r, 'dirs')))
+	except OSError:
+		return None
 
 
 def _rmtree(p):

@@ -18,7 +18,7 @@ import re
 import sys
 import time
 
-from seriesci import common
+from seriesci import coverage, common
 from seriesci import metadata
 from seriesci import record
 from seriesci import repro
@@ -137,6 +137,17 @@ class Matrix:
 					self.colcomp[c] = cell.compiler
 				self.cells[s, c] = cell
 				self.count[cell.status] = self.count.get(cell.status, 0) + 1
+		# coverage (coverage.judge): per patch step, what the builds read of
+		# the files it touches, from its cells and the step before's
+		self.cover = {}
+		prev = None
+		for i, s in enumerate(self.steps):
+			cur = {t: r for t in self.targets
+			       if (s, t) not in rec.malformed and (r := rec.result(s, t)) is not None}
+			if i:
+				self.cover[s] = coverage.judge(cur, prev)
+			prev = cur
+		self.covered = any(v is not None for v in self.cover.values())
 		self.new = 0
 		for t in self.targets:
 			col = [self.cells[s, t] for s in self.steps]
@@ -209,6 +220,11 @@ def to_json(m, now):
 				o.update(wall=c.wall)
 			o.update(log=_opt(c.log), first_error=_s(c.error))
 			st[name] = o
+		cv = m.cover.get(s)
+		st['coverage'] = None if cv is None else {
+			'status': cv.status(),
+			'files': {_s(f): {_s(t): n for t, n in sorted(cv.fig[f].items())} for f in cv.files},
+			'uncovered': [{'file': _s(f), 'why': _s(w)} for f, w in cv.uncovered()]}
 		steps.append(st)
 	doc = {'schema': 2, 'generated': now, 'baseline': _s(m.base),
 	       'series': [_s(p) for p in m.patches], 'targets': [_s(t) for t in m.targets],
@@ -220,6 +236,13 @@ def to_json(m, now):
 	       'malformed': [{'file': _s(os.path.relpath(f, rec.dir)), 'why': _s(w)}
 			     for f, w in rec.malformed_files()]}
 	return json.dumps(doc, indent=2, ensure_ascii=False) + '\n'
+
+
+def _cover_label(cv):
+	if cv is None:
+		return '-'
+	st = cv.status()
+	return '**not covered**' if st == 'not covered' else st
 
 
 def _what(m):
@@ -241,11 +264,12 @@ def to_md(m):
 		o.append(f'**{len(bad)} malformed result file{"" if len(bad) == 1 else "s"}** (their cells '
 			 'count as failures): ' + ', '.join(f'`{os.path.relpath(f, m.rec.dir)}` ({w})'
 							  for f, w in bad) + '.\n\n')
-	o.append('| # | patch |' + ''.join(f' {col} |' for col in m.cols))
-	o.append('\n| ---: | --- |' + ' --- |' * len(m.cols) + '\n')
+	cov = m.covered
+	o.append('| # | patch |' + ''.join(f' {col} |' for col in m.cols) + (' covered |' if cov else ''))
+	o.append('\n| ---: | --- |' + ' --- |' * (len(m.cols) + cov) + '\n')
 	if m.colcomp:
 		o.append('|  | *compiler* |' + ''.join(f' {shortcc(m.colcomp.get(col, ""))} |'
-						      for col in m.cols) + '\n')
+						      for col in m.cols) + (' |' if cov else '') + '\n')
 	for i, s in enumerate(m.steps):
 		noapply = m.rec.ran(s) and m.rec.push_failed(s)
 		o.append(f'| {i} | {m.patch_label(i)}{" (**does not apply**)" if noapply else ""} |')
@@ -264,6 +288,8 @@ def to_md(m):
 			else:
 				t = cell.status
 			o.append(f' {t} |')
+		if cov:
+			o.append(f' {_cover_label(m.cover.get(s)) if i else " "} |')
 		o.append('\n')
 	first = True
 	for s in m.steps:
@@ -278,6 +304,17 @@ def to_md(m):
 			log = f' ([log]({cell.log}))' if cell.log else ''
 			e = cell.error.replace('`', "'")
 			o.append(f'- {s}, {col}{why}: `{e}`{log}\n')
+	if cov:
+		o.append('\n## Coverage\n\nPer patch, each file it touches that a build can read, and the '
+			 "targets whose build read it before or after the patch, with the number of their "
+			 "objects (Kbuild's .cmd files) that name it (make: a Makefile, Kbuild or Kconfig "
+			 'file of a folder the build visits).  A file under arch/A/ counts only for targets '
+			 'of A.  covered: every file read; partly; **not covered**: none (its green builds '
+			 'prove nothing of it); n/a: nothing a build reads.\n\n')
+		for i in range(1, len(m.steps)):
+			cv = m.cover.get(m.steps[i])
+			if cv is not None:
+				o.append(f'- {i} {m.patches[i - 1]}: {_cover_label(cv)}: {cv.line()}\n')
 	o.append('\n## Generated code\n\nPer patch, against the step before it (fixed build stamps; '
 		 'objdump -d of the image): identical bytes, the same code, or the targets whose code '
 		 'differs.\n\n')
@@ -371,7 +408,7 @@ def to_html(m, now):
 		o.insert(-1, f'<p class="malformed fail">{len(bad)} malformed result file'
 			 f'{"" if len(bad) == 1 else "s"} (their cells count as failures): '
 			 + ', '.join(h(f'{os.path.relpath(f, m.rec.dir)} ({w})') for f, w in bad) + '</p>\n')
-	o.append(''.join(f'<th>{h(col)}</th>' for col in m.cols))
+	o.append(''.join(f'<th>{h(col)}</th>' for col in m.cols) + ('<th>covered</th>' if m.covered else ''))
 	o.append('</tr></thead>\n<tbody>\n')
 	for i, s in enumerate(m.steps):
 		noapply = m.rec.ran(s) and m.rec.push_failed(s)
@@ -398,6 +435,12 @@ def to_html(m, now):
 			if cell.error:
 				o.append(f'<span class="err">{h(cell.error)}</span>')
 			o.append('</td>\n')
+		if m.covered:
+			cv = m.cover.get(s)
+			st = cv.status() if cv is not None else ''
+			cls = {'covered': 'ok', 'partly': 'ok warn', 'not covered': 'skip', 'n/a': 'notrun'}.get(st, 'none')
+			o.append(f'<td class="{cls}" data-col="covered" data-status="{h(st or "none")}" '
+				 f'title="{h(cv.line() if cv is not None else "")}">{h(st)}</td>\n')
 		o.append('</tr>\n')
 	o.append('</tbody>\n</table>\n</body>\n</html>\n')
 	return ''.join(o)

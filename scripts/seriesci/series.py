@@ -72,6 +72,32 @@ def patches(path):
 	return [name for name, _ in entries(path)]
 
 
+def touched(text):
+	"""The files a patch's diff touches, in its order: (path, how), how
+	'new' (--- /dev/null), 'deleted' (+++ /dev/null) or 'changed'.  Read
+	from its "--- a/PATH" and "+++ b/PATH" lines (quilt's and git's
+	unified diffs: the first path component is dropped)."""
+	out, old = [], None
+	for l in common.awk_lines(text):
+		if l.startswith('--- ') and not l.startswith('--- \t'):
+			old = l[4:].split('\t')[0].strip()
+			continue
+		if l.startswith('+++ ') and old is not None:
+			new = l[4:].split('\t')[0].strip()
+			if new == '/dev/null':
+				out.append((_strip1(old), 'deleted'))
+			elif old == '/dev/null':
+				out.append((_strip1(new), 'new'))
+			else:
+				out.append((_strip1(new), 'changed'))
+		old = None
+	return out
+
+
+def _strip1(path):
+	return path.split('/', 1)[1] if '/' in path else path
+
+
 def problems(path, patches_dir):
 	"""Why quilt and these scripts would read the file differently, a
 	message a line naming the fix: a carriage return (CRLF), a comment
