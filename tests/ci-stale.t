@@ -5,7 +5,9 @@
 # baseline, the patches up to it, the targets, their configs and
 # toolchain) is the current one, redoes the steps from a changed patch
 # on (saying why) and keeps those before; scripts/ci-columns honours
-# TARGET.ok only while it holds the column's current fingerprint.  The
+# TARGET.ok only while it holds the column's current fingerprint, and
+# archives a finished column beside the series, from which a fresh OUT
+# restores it.  The
 # mini fixture series with a third patch, and a target whose
 # architecture the tree lacks (its builds are skipped, so a column ends
 # ok; no kernel make runs).
@@ -14,7 +16,7 @@
 
 command -v quilt >/dev/null 2>&1 || skip_all "no quilt"
 command -v flock >/dev/null 2>&1 || skip_all "no flock"
-plan 34
+plan 40
 mini_ci_setup z
 echo "z nosucharch - quick" > "$TMP/configs/targets"
 cat > "$TMP/patches/gamma-doc.patch" <<'EOP'
@@ -123,4 +125,17 @@ sed -i 's/^@@ -1,2 +1,3 @@ generic-y$/@@ -1,2 +1,3 @@ generic-y list/' "$QUILT_P
 like "$("$REPO/scripts/ci-columns" z 2>&1)" "STALE +.*z.ok is of another series: patch $p2 changed" \
 	"a stale TARGET.ok runs the column again"
 is "$(stepped "$(cat "$D/z.log")")" "003 002 " "which redoes the steps from the changed patch only"
+
+# the archive beside the series: a fresh OUT restores the column from it
+A=$(dirname "$QUILT_SERIES")/ci/records/$BASE-full
+is "$(tar -tJf "$A/z.tar.xz" | grep -c 'z\.ok$\|/done$')" 5 "a column that ends ok is archived with its done marks"
+is "$(tar -tJf "$A/z.tar.xz" | grep -c '/z\.log$')" 0 "without its build logs"
+rm -rf "$D"
+out=$("$REPO/scripts/ci-columns" z 2>&1)
+like "$out" "RESTORE +z: from $A/z.tar.xz" "a column missing from COLUMNS_DIR is restored from its archive"
+like "$out" "SKIP +z: column done" "and, still current, not run again"
+rm -rf "$D"
+echo garbage > "$A/z.tar.xz"
+fails "a damaged archive stops ci-columns" "$REPO/scripts/ci-columns" z
+like "$("$REPO/scripts/ci-columns" z 2>&1)" "z.tar.xz: not a readable archive of a column" "naming it and the fix"
 done_testing
