@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 
-from seriesci import common
+from seriesci import common, record
 
 USAGE = ('usage: checkpatch [--tree DIR] [-q] [--as NAME] PATCH [[--as NAME] PATCH...]\n'
 	 '       checkpatch --ignored NAME')
@@ -40,9 +40,9 @@ def ignore_file():
 
 
 def _text(path):
+	"""The file's text, None when there is none."""
 	try:
-		with open(path, 'rb') as f:
-			return f.read().decode('utf-8', 'surrogateescape')
+		return record.read_text(path)
 	except FileNotFoundError:
 		return None
 

@@ -167,13 +167,13 @@ def _on_signal(signum, frame):
 	raise Stop(130 if signum == signal.SIGINT else 143)
 
 
-def call(cmd, out=None, env=None, cwd=None):
-	"""Run CMD (stdout and stderr to the file OUT, else ours); its exit
-	code.  A signal to this process is passed on to it, and waited for,
-	before the run ends."""
+def call(cmd, out=None, env=None, cwd=None, stdout=None):
+	"""Run CMD (stdout and stderr to the file OUT, else ours; or only its
+	stdout to the open file STDOUT); its exit code.  A signal to this
+	process is passed on to it, and waited for, before the run ends."""
 	f = open(out, 'wb') if out else None
 	try:
-		p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT if f else None,
+		p = subprocess.Popen(cmd, stdout=f or stdout, stderr=subprocess.STDOUT if f else None,
 				     env=env, cwd=cwd, stdin=subprocess.DEVNULL)
 		try:
 			return p.wait()
@@ -442,8 +442,7 @@ class Run:
 		tmp = tc + '.tmp'
 		with open(tmp, 'wb') as f:
 			for t in targets:
-				if subprocess.call([os.path.join(self.scripts, 'build-arch'), '--toolchain', t],
-						   stdout=f, stdin=subprocess.DEVNULL) != 0:
+				if call([os.path.join(self.scripts, 'build-arch'), '--toolchain', t], stdout=f) != 0:
 					self.die(f'could not fingerprint the steps of {self.ci} (see above)')
 		os.replace(tmp, tc)
 		return tc
