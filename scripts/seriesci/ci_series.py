@@ -226,6 +226,8 @@ class Run:
 		self.bad = False
 		self.steps = None
 		self.series = []
+		self.files = {}
+		self.arch = {}
 
 	def die(self, msg):
 		raise common.Error(msg)
@@ -280,14 +282,17 @@ class Run:
 		common.step('CHECK', f'checkpatch {status} ({e} errors, {w} warnings)')
 
 	def touched(self, n):
-		"""The files patch N of the series touches ([] for none)."""
+		"""The files patch N of the series touches ([] for none), read
+		once a run."""
 		if not 1 <= n <= len(self.series):
 			return []
-		try:
-			text = record.read_text(os.path.join(self.patches_dir, self.series[n - 1]))
-		except OSError:
-			return []
-		return [f for f, _ in series_mod.touched(text)]
+		if n not in self.files:
+			try:
+				text = record.read_text(os.path.join(self.patches_dir, self.series[n - 1]))
+				self.files[n] = [f for f, _ in series_mod.touched(text)]
+			except OSError:
+				self.files[n] = []
+		return self.files[n]
 
 	def boot_cell(self, d, writes):
 		"""Boot arch/example, once the tree has it (the contract: above);
@@ -514,6 +519,7 @@ class Run:
 		# "redo: WHY" or "recheck: WHY", and the first patch that changed
 		# since a done step or the tree took it.
 		targets = build_all.from_env()
+		self.arch = targets_mod.arch_of(targets_mod.read())
 		inp = fingerprint.Inputs(
 			self.base, baseline.pin_line(self.base), targets,
 			targets_mod.default_file(),
@@ -654,7 +660,7 @@ class Run:
 		writes = []
 		files = self.touched(n)
 		files_next = self.touched(n + 1)
-		arch = targets_mod.arch_of(targets_mod.read())
+		arch = self.arch
 		for t in targets:
 			r = os.path.join(self.build, t + '.result')
 			if not os.path.isfile(r):

@@ -45,7 +45,8 @@ def arch_of(path):
 
 def figure(path, arch, read):
 	"""What a build of ARCH read of PATH: 'N', 'make' or '-'.  read:
-	reach.readers() of the build, or None (no index: nothing is said)."""
+	reach.readers() of the build (a build without an index gets no
+	figure at all: the caller writes none)."""
 	a = arch_of(path)
 	if a and a != arch:
 		return '-'
