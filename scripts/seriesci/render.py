@@ -126,6 +126,7 @@ class Matrix:
 		self.boot = any(os.path.isfile(rec.path(s, 'boot.result')) for s in self.steps)
 		self.cols = list(self.targets) + ['checkpatch', 'sparse'] + (['boot'] if self.boot else [])
 		self.cells = {}
+		self.raw = {}		# (step, target): the result as read, for coverage
 		self.colcomp = {}
 		self.count = {'ok': 0, 'fail': 0, 'skip': 0, 'notrun': 0}
 		for s in self.steps:
@@ -142,8 +143,8 @@ class Matrix:
 		self.cover = {}
 		prev = None
 		for i, s in enumerate(self.steps):
-			cur = {t: r for t in self.targets
-			       if (s, t) not in rec.malformed and (r := rec.result(s, t)) is not None}
+			cur = {t: self.raw[s, t] for t in self.targets
+			       if (s, t) not in rec.malformed and (s, t) in self.raw}
 			if i:
 				self.cover[s] = coverage.judge(cur, prev)
 			prev = cur
@@ -158,6 +159,7 @@ class Matrix:
 	def _cell(self, s, c, target):
 		r = self.rec.result(s, c)
 		if r is not None:
+			self.raw[s, c] = r
 			return Cell(status=r['status'], stage=r.get('stage', ''),
 				    wall=num(r.get('seconds')), warnings=num(r.get('warnings')),
 				    new_warnings=num(r.get('new_warnings')),
